@@ -1,0 +1,236 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Implementation names a client or server.
+type Implementation struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Options configures a Client.
+type Options struct {
+	// ProtocolVersion is the revision requests declare first; "" means
+	// LatestVersion.
+	ProtocolVersion string
+	// PinVersion forbids switching to another revision on -32022.
+	PinVersion bool
+	ClientInfo Implementation
+	// Capabilities is the clientCapabilities object declared on every
+	// request; nil declares none ({}). Declare only what the caller
+	// really serves.
+	Capabilities json.RawMessage
+	// Timeout bounds each request; 0 means no bound.
+	Timeout time.Duration
+	// OnNotify receives notifications for requests whose CallOptions has
+	// no handler of its own.
+	OnNotify func(Notification)
+}
+
+// CallOptions tunes one request.
+type CallOptions struct {
+	// Header adds HTTP headers (Mcp-Param-*) to this request only.
+	Header   http.Header
+	OnNotify func(Notification)
+}
+
+// Client sends MCP requests over a Transport. It is safe for concurrent use.
+type Client struct {
+	t    Transport
+	opts Options
+
+	nextID atomic.Int64
+
+	mu      sync.Mutex
+	version string
+}
+
+// New returns a client; the transport is owned by it from now on.
+func New(t Transport, opts Options) *Client {
+	if opts.ProtocolVersion == "" {
+		opts.ProtocolVersion = LatestVersion
+	}
+	if len(opts.Capabilities) == 0 {
+		opts.Capabilities = json.RawMessage(`{}`)
+	}
+	return &Client{t: t, opts: opts, version: opts.ProtocolVersion}
+}
+
+// Version is the protocol version requests currently declare.
+func (c *Client) Version() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.version
+}
+
+// TransportKind is "stdio" or "http".
+func (c *Client) TransportKind() string { return c.t.Kind() }
+
+// Close shuts the transport down.
+func (c *Client) Close() error { return c.t.Close() }
+
+// Call sends method with params (a JSON object or nil) and returns the raw
+// result of a complete answer. The request's _meta gets the protocol
+// version, client capabilities and client info; keys the caller put in
+// params._meta are kept.
+func (c *Client) Call(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	if co == nil {
+		co = &CallOptions{}
+	}
+	retried := false
+	for {
+		version := c.Version()
+		msg, err := c.roundTrip(ctx, method, params, version, co)
+		if err != nil {
+			return nil, err
+		}
+		if msg.Error != nil {
+			if msg.Error.Code == CodeUnsupportedProtocolVersion && !retried {
+				next, verr := c.pickVersion(msg.Error)
+				if verr != nil {
+					return nil, verr
+				}
+				c.mu.Lock()
+				c.version = next
+				c.mu.Unlock()
+				retried = true
+				continue
+			}
+			return nil, msg.Error
+		}
+		if msg.Result == nil {
+			return nil, &ProtocolError{Msg: "the response to " + method + " has neither result nor error"}
+		}
+		if err := CheckResultType(msg.Result); err != nil {
+			return nil, err
+		}
+		return msg.Result, nil
+	}
+}
+
+func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMessage, version string, co *CallOptions) (*Message, error) {
+	withMeta, err := c.withMeta(params, version)
+	if err != nil {
+		return nil, err
+	}
+	req := &Request{ID: c.nextID.Add(1), Method: method, Params: withMeta, Version: version}
+	callCtx := ctx
+	if c.opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		callCtx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
+		defer cancel()
+	}
+	notify := co.OnNotify
+	if notify == nil {
+		notify = c.opts.OnNotify
+	}
+	msg, err := c.t.RoundTrip(callCtx, req, co.Header, notify)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
+			if s, ok := c.t.(interface{ StderrTail() []string }); ok {
+				te.Stderr = s.StderrTail()
+			}
+			return nil, te
+		}
+		return nil, err
+	}
+	if msg == nil {
+		return nil, &ProtocolError{Msg: "no response to " + method}
+	}
+	return msg, nil
+}
+
+// pickVersion chooses the revision to retry with after -32022: the first
+// of ours (only the pinned one, if pinned) that the server lists.
+func (c *Client) pickVersion(e *RPCError) (string, error) {
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	_ = json.Unmarshal(e.Data, &data)
+	ours := SupportedVersions
+	if c.opts.PinVersion {
+		ours = []string{c.opts.ProtocolVersion}
+	}
+	for _, v := range ours {
+		for _, s := range data.Supported {
+			if v == s {
+				return v, nil
+			}
+		}
+	}
+	return "", &VersionError{Ours: ours, Theirs: data.Supported}
+}
+
+// withMeta adds the per-request protocol fields to params._meta.
+func (c *Client) withMeta(params json.RawMessage, version string) (json.RawMessage, error) {
+	var fields []field
+	if len(bytes.TrimSpace(params)) > 0 && string(bytes.TrimSpace(params)) != "null" {
+		var err error
+		fields, err = splitObject(params)
+		if err != nil {
+			return nil, &ParamsError{Msg: "params must be a JSON object"}
+		}
+	}
+	info, _ := json.Marshal(c.opts.ClientInfo)
+	ver, _ := json.Marshal(version)
+	var meta []field
+	if existing := getField(fields, "_meta"); existing != nil {
+		m, err := splitObject(existing)
+		if err != nil {
+			return nil, &ParamsError{Msg: "params._meta must be a JSON object"}
+		}
+		meta = m
+	}
+	meta = setField(meta, "io.modelcontextprotocol/protocolVersion", ver)
+	meta = setField(meta, "io.modelcontextprotocol/clientCapabilities", c.opts.Capabilities)
+	if c.opts.ClientInfo.Name != "" {
+		meta = setField(meta, "io.modelcontextprotocol/clientInfo", info)
+	}
+	fields = deleteField(fields, "_meta")
+	out := append([]field{{Key: "_meta", Value: joinObject(meta)}}, fields...)
+	return joinObject(out), nil
+}
+
+// ParamsError means the caller's params could not be used.
+type ParamsError struct{ Msg string }
+
+func (e *ParamsError) Error() string { return e.Msg }
+
+// CheckResultType enforces the resultType rules: absent means complete,
+// input_required cannot be served here, anything else is invalid.
+func CheckResultType(result json.RawMessage) error {
+	var peek struct {
+		ResultType    *string                    `json:"resultType"`
+		InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	}
+	if err := json.Unmarshal(result, &peek); err != nil {
+		return &ProtocolError{Msg: "the result is not a JSON object: " + snippet(result)}
+	}
+	if peek.ResultType == nil || *peek.ResultType == "complete" {
+		return nil
+	}
+	if *peek.ResultType == "input_required" {
+		var methods []string
+		for _, r := range peek.InputRequests {
+			var m struct {
+				Method string `json:"method"`
+			}
+			_ = json.Unmarshal(r, &m)
+			if m.Method != "" {
+				methods = append(methods, m.Method)
+			}
+		}
+		return &InputRequiredError{Methods: methods, Reason: "this build of mcpctl cannot answer input requests"}
+	}
+	return &ProtocolError{Msg: "unknown resultType " + snippet([]byte(*peek.ResultType))}
+}

@@ -1,0 +1,160 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Error codes the engine acts on.
+const (
+	CodeParseError                 = -32700
+	CodeInvalidRequest             = -32600
+	CodeMethodNotFound             = -32601
+	CodeInvalidParams              = -32602
+	CodeInternalError              = -32603
+	CodeResourceNotFoundLegacy     = -32002
+	CodeHeaderMismatch             = -32020
+	CodeMissingClientCapability    = -32021
+	CodeUnsupportedProtocolVersion = -32022
+)
+
+// RPCError is a JSON-RPC error answered by the server.
+type RPCError struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+
+	// HTTPStatus is the status of the HTTP response that carried the
+	// error, or 0 on stdio.
+	HTTPStatus int `json:"-"`
+}
+
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("server error %d: %s", e.Code, oneLine(e.Message))
+}
+
+// ConnError is a failure to reach or keep talking to the server: spawn
+// failures, refused connections, a server that died, a timeout.
+type ConnError struct {
+	Msg string
+	Err error
+	// Stderr holds the last lines the stdio server wrote to stderr, if any.
+	Stderr []string
+}
+
+func (e *ConnError) Error() string {
+	s := e.Msg
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	if len(e.Stderr) > 0 {
+		s += " (server stderr: " + strings.Join(e.Stderr, " | ") + ")"
+	}
+	return s
+}
+
+func (e *ConnError) Unwrap() error { return e.Err }
+
+// TimeoutError is returned when a request gets no answer in time.
+type TimeoutError struct {
+	Method string
+	After  string
+	// Stderr holds the last lines a stdio server wrote, if any.
+	Stderr []string
+}
+
+func (e *TimeoutError) Error() string {
+	s := fmt.Sprintf("no answer to %s within %s", e.Method, e.After)
+	if len(e.Stderr) > 0 {
+		s += " (server stderr: " + strings.Join(e.Stderr, " | ") + ")"
+	}
+	return s
+}
+
+// ProtocolError means the server broke the protocol: invalid JSON, an
+// unknown response id, an unknown resultType.
+type ProtocolError struct{ Msg string }
+
+func (e *ProtocolError) Error() string { return "protocol error: " + e.Msg }
+
+// HTTPError is an HTTP failure status whose body was not a JSON-RPC error.
+type HTTPError struct {
+	Status     int
+	StatusText string
+	Body       string
+	// Header is kept so callers can explain WWW-Authenticate and similar.
+	Header map[string][]string
+}
+
+func (e *HTTPError) Error() string {
+	s := fmt.Sprintf("HTTP %d %s", e.Status, e.StatusText)
+	if b := strings.TrimSpace(e.Body); b != "" {
+		s += ": " + oneLine(truncate(b, 200))
+	}
+	return s
+}
+
+// AuthError is an authentication or authorization refusal (401/403).
+type AuthError struct {
+	Status          int
+	WWWAuthenticate string
+	Err             error
+}
+
+func (e *AuthError) Error() string {
+	s := fmt.Sprintf("HTTP %d: the server refused the credentials", e.Status)
+	if e.Status == 401 {
+		s = "HTTP 401: the server requires authentication"
+	}
+	if e.WWWAuthenticate != "" {
+		s += " (WWW-Authenticate: " + oneLine(e.WWWAuthenticate) + ")"
+	}
+	return s
+}
+
+func (e *AuthError) Unwrap() error { return e.Err }
+
+// InputRequiredError is returned when the server asks for input (an
+// input_required result) that the caller could not provide.
+type InputRequiredError struct {
+	Methods []string
+	Reason  string
+}
+
+func (e *InputRequiredError) Error() string {
+	s := "the server needs input"
+	if len(e.Methods) > 0 {
+		s += " (" + strings.Join(e.Methods, ", ") + ")"
+	}
+	if e.Reason != "" {
+		s += ": " + e.Reason
+	}
+	return s
+}
+
+// VersionError means the server and mcpctl share no protocol version.
+type VersionError struct {
+	Ours, Theirs []string
+}
+
+func (e *VersionError) Error() string {
+	return fmt.Sprintf("no protocol version in common: the server supports %s, mcpctl speaks %s",
+		strings.Join(e.Theirs, ", "), strings.Join(e.Ours, ", "))
+}
+
+// ErrDryRun is returned by transports in dry-run mode after they reported
+// what they would have sent.
+var ErrDryRun = errors.New("dry run: nothing sent")
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,319 @@
+package client
+
+// Streamable HTTP, revision 2026-07-28: every request is its own POST; the
+// answer is either one JSON object or an SSE stream scoped to the request
+// (notifications first, then the response). There are no sessions, no GET
+// stream and no resumption. Cancelling means closing the response stream,
+// which the request's context does for us.
+//
+// Failures are told apart so callers can pick exit codes: a 4xx/5xx whose
+// body is a JSON-RPC error becomes *RPCError (with HTTPStatus set); 401/403
+// without one becomes *AuthError; any other failure status *HTTPError;
+// a connection that cannot be made *ConnError.
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// HTTPOptions configures the Streamable HTTP transport.
+type HTTPOptions struct {
+	URL string
+	// Header is added to every request (the user's -H values).
+	Header http.Header
+	// Insecure skips TLS certificate verification.
+	Insecure bool
+	Trace    Tracer
+	DryRun   func(DryRunRequest)
+	// MaxMessage bounds one JSON-RPC message read from the server
+	// (default 64 MiB).
+	MaxMessage int
+	// HTTPClient replaces the default client (which honours the proxy
+	// environment variables and never follows redirects silently for POST).
+	HTTPClient *http.Client
+}
+
+// HTTPTransport is the Streamable HTTP transport.
+type HTTPTransport struct {
+	opts   HTTPOptions
+	client *http.Client
+}
+
+// NewHTTP checks the URL and returns a transport; nothing is sent yet.
+func NewHTTP(opts HTTPOptions) (*HTTPTransport, error) {
+	u, err := url.Parse(opts.URL)
+	if err != nil {
+		return nil, fmt.Errorf("invalid URL %q: %v", opts.URL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("invalid URL %q: the scheme must be http or https", opts.URL)
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("invalid URL %q: no host", opts.URL)
+	}
+	if opts.MaxMessage == 0 {
+		opts.MaxMessage = 64 << 20
+	}
+	c := opts.HTTPClient
+	if c == nil {
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		if opts.Insecure {
+			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
+		}
+		c = &http.Client{Transport: tr}
+	}
+	return &HTTPTransport{opts: opts, client: c}, nil
+}
+
+func (t *HTTPTransport) Kind() string { return "http" }
+
+// Close releases idle connections.
+func (t *HTTPTransport) Close() error {
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+// StandardHeaders returns the headers the 2026-07-28 binding mirrors from
+// the body: MCP-Protocol-Version, Mcp-Method and, for the three named
+// methods, Mcp-Name.
+func StandardHeaders(req *Request) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if req.Version != "" {
+		h.Set("MCP-Protocol-Version", req.Version)
+	}
+	h.Set("Mcp-Method", req.Method)
+	if name, ok := nameParam(req); ok {
+		h.Set("Mcp-Name", EncodeHeaderValue(name))
+	}
+	return h
+}
+
+func nameParam(req *Request) (string, bool) {
+	var field string
+	switch req.Method {
+	case "tools/call", "prompts/get":
+		field = "name"
+	case "resources/read":
+		field = "uri"
+	default:
+		return "", false
+	}
+	var p map[string]json.RawMessage
+	if json.Unmarshal(req.Params, &p) != nil {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(p[field], &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// RoundTrip implements Transport.
+func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.Header, notify func(Notification)) (*Message, error) {
+	body, _ := req.MarshalJSON()
+	h := StandardHeaders(req)
+	for k, vs := range t.opts.Header {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	for k, vs := range extra {
+		h[k] = append([]string(nil), vs...)
+	}
+	if t.opts.DryRun != nil {
+		t.opts.DryRun(DryRunRequest{HTTPMethod: http.MethodPost, URL: t.opts.URL, Header: h, Body: body})
+		return nil, ErrDryRun
+	}
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.opts.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, &ConnError{Msg: "cannot build request", Err: err}
+	}
+	hreq.Header = h
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "send", HTTPMethod: http.MethodPost, URL: t.opts.URL, Header: h, Body: body})
+	}
+	resp, err := t.client.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &ConnError{Msg: "cannot reach " + t.opts.URL, Err: unwrapURLError(err)}
+	}
+	defer resp.Body.Close()
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})
+	}
+	if resp.StatusCode >= 300 {
+		return nil, t.failure(resp)
+	}
+	if req.IsNotification() {
+		return nil, nil
+	}
+	if resp.StatusCode == http.StatusAccepted || resp.StatusCode == http.StatusNoContent {
+		return nil, &ProtocolError{Msg: fmt.Sprintf("the server answered %s to a request, with no response", resp.Status)}
+	}
+	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch mediaType {
+	case "text/event-stream":
+		return t.readStream(ctx, resp.Body, req, notify)
+	case "application/json", "":
+		data, err := readLimited(resp.Body, t.opts.MaxMessage)
+		if err != nil {
+			return nil, t.readError(ctx, err)
+		}
+		t.traceBody(data)
+		msg, err := DecodeMessage(data)
+		if err != nil {
+			return nil, err
+		}
+		return t.match(msg, req)
+	default:
+		return nil, &ProtocolError{Msg: fmt.Sprintf("the server answered with Content-Type %q; expected application/json or text/event-stream", mediaType)}
+	}
+}
+
+func (t *HTTPTransport) traceBody(data []byte) {
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "recv", Body: bytes.TrimSpace(data)})
+	}
+}
+
+func (t *HTTPTransport) readError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if errors.Is(err, errTooLarge) || errors.Is(err, errEventTooLarge) {
+		return &ProtocolError{Msg: fmt.Sprintf("the server sent a message larger than %d bytes", t.opts.MaxMessage)}
+	}
+	return &ConnError{Msg: "reading the response from " + t.opts.URL + " failed", Err: err}
+}
+
+func (t *HTTPTransport) match(msg *Message, req *Request) (*Message, error) {
+	if msg.Kind() != "response" {
+		return nil, &ProtocolError{Msg: "the server answered with a " + msg.Kind() + " instead of a response"}
+	}
+	if len(msg.ID) > 0 && !idEquals(msg.ID, req.ID) {
+		return nil, &ProtocolError{Msg: fmt.Sprintf("the server answered request id %s, but mcpctl sent id %d", snippet(msg.ID), req.ID)}
+	}
+	return msg, nil
+}
+
+var errStreamDone = errors.New("stream done")
+
+func (t *HTTPTransport) readStream(ctx context.Context, body io.Reader, req *Request, notify func(Notification)) (*Message, error) {
+	var result *Message
+	var perr error
+	err := readSSE(body, t.opts.MaxMessage, func(ev sseEvent) error {
+		if ev.Event != "" && ev.Event != "message" {
+			return nil
+		}
+		if len(bytes.TrimSpace(ev.Data)) == 0 {
+			return nil // priming events carry no message
+		}
+		t.traceBody(ev.Data)
+		msg, err := DecodeMessage(ev.Data)
+		if err != nil {
+			perr = err
+			return errStreamDone
+		}
+		switch msg.Kind() {
+		case "notification":
+			if notify != nil {
+				notify(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), ev.Data...)})
+			}
+			return nil
+		case "request":
+			perr = &ProtocolError{Msg: "the server sent a request (" + msg.Method + ") on the response stream, which revision 2026-07-28 does not allow"}
+			return errStreamDone
+		}
+		result, perr = t.match(msg, req)
+		return errStreamDone
+	})
+	if perr != nil {
+		return nil, perr
+	}
+	if result != nil {
+		return result, nil
+	}
+	if err != nil && err != errStreamDone {
+		return nil, t.readError(ctx, err)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return nil, &ConnError{Msg: "the server closed the event stream without answering the request"}
+}
+
+// failure turns a non-2xx response into the right error value.
+func (t *HTTPTransport) failure(resp *http.Response) error {
+	data, _ := readLimited(resp.Body, 1<<20)
+	if len(bytes.TrimSpace(data)) > 0 {
+		t.traceBody(data)
+	}
+	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+		return &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate")}
+	}
+	if rpc := jsonRPCErrorBody(data); rpc != nil {
+		rpc.HTTPStatus = resp.StatusCode
+		return rpc
+	}
+	return &HTTPError{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode), Body: string(data), Header: resp.Header}
+}
+
+// jsonRPCErrorBody extracts a JSON-RPC error from a failure body, whether
+// sent as JSON or as a one-event SSE stream.
+func jsonRPCErrorBody(data []byte) *RPCError {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil
+	}
+	if trimmed[0] != '{' {
+		var found *RPCError
+		_ = readSSE(bytes.NewReader(data), len(data)+1, func(ev sseEvent) error {
+			found = jsonRPCErrorBody(ev.Data)
+			return errStreamDone
+		})
+		return found
+	}
+	var m Message
+	if json.Unmarshal(trimmed, &m) != nil || m.Error == nil || m.JSONRPC != "2.0" {
+		return nil
+	}
+	return m.Error
+}
+
+var errTooLarge = errors.New("message too large")
+
+func readLimited(r io.Reader, max int) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+	if err != nil {
+		return data, err
+	}
+	if len(data) > max {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
+
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	msg := err.Error()
+	// net/http's wording for a peer that does not speak HTTP is cryptic.
+	if strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server gave HTTP response to HTTPS client") {
+		return fmt.Errorf("the server does not speak HTTP as expected (%s)", msg)
+	}
+	return err
+}

@@ -1,0 +1,114 @@
+package client
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+// Request is an outgoing JSON-RPC request or notification (ID zero means
+// notification: mcpctl's ids start at 1).
+type Request struct {
+	ID     int64
+	Method string
+	Params json.RawMessage
+
+	// Version is the protocol version this request declares in its _meta;
+	// the HTTP transport mirrors it into MCP-Protocol-Version.
+	Version string
+}
+
+// IsNotification reports whether the request expects no response.
+func (r *Request) IsNotification() bool { return r.ID == 0 }
+
+// MarshalJSON writes the envelope with a stable key order so traces and
+// dry runs read naturally.
+func (r *Request) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0",`)
+	if r.ID != 0 {
+		b.WriteString(`"id":`)
+		b.WriteString(strconv.FormatInt(r.ID, 10))
+		b.WriteByte(',')
+	}
+	m, _ := json.Marshal(r.Method)
+	b.WriteString(`"method":`)
+	b.Write(m)
+	if len(r.Params) > 0 {
+		b.WriteString(`,"params":`)
+		b.Write(r.Params)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// Message is any incoming JSON-RPC message, kept raw.
+type Message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *RPCError       `json:"error,omitempty"`
+}
+
+// Notification is a server notification, handed to callbacks as received.
+type Notification struct {
+	Method string
+	Params json.RawMessage
+	// Raw is the whole message line/event, for renderers that want it.
+	Raw json.RawMessage
+}
+
+// Kind classifies an incoming message.
+func (m *Message) Kind() string {
+	switch {
+	case m.Method != "" && len(m.ID) == 0:
+		return "notification"
+	case m.Method != "":
+		return "request"
+	case len(m.ID) > 0 && (m.Result != nil || m.Error != nil):
+		return "response"
+	case m.Error != nil:
+		return "response" // error without id: malformed request on the server side
+	}
+	return "invalid"
+}
+
+// DecodeMessage parses one wire message. A body that is not a JSON object
+// carrying a method, a result or an error is a protocol error.
+func DecodeMessage(data []byte) (*Message, error) {
+	var m Message
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&m); err != nil {
+		return nil, &ProtocolError{Msg: fmt.Sprintf("server sent invalid JSON: %s: %s", err, snippet(data))}
+	}
+	if dec.More() {
+		return nil, &ProtocolError{Msg: "server sent trailing data after a JSON message: " + snippet(data)}
+	}
+	if m.Kind() == "invalid" {
+		return nil, &ProtocolError{Msg: "server sent a JSON value that is not a JSON-RPC message: " + snippet(data)}
+	}
+	return &m, nil
+}
+
+// idEquals compares a raw wire id with ours. Servers must echo the id as
+// sent, but a string "7" for our 7 is tolerated: it identifies the request
+// unambiguously and rejecting it would help nobody.
+func idEquals(raw json.RawMessage, id int64) bool {
+	s := string(bytes.TrimSpace(raw))
+	want := strconv.FormatInt(id, 10)
+	return s == want || s == `"`+want+`"`
+}
+
+// snippet shortens untrusted data for inclusion in a one-line error.
+func snippet(b []byte) string {
+	const max = 120
+	s := string(bytes.TrimSpace(b))
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return strconv.Quote(s)
+}

@@ -1,0 +1,116 @@
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// sseEvent is one dispatched Server-Sent Event.
+type sseEvent struct {
+	Event string
+	Data  []byte
+	ID    string
+	Retry int // milliseconds, -1 when absent
+}
+
+var errEventTooLarge = errors.New("event too large")
+
+// readSSE parses an event stream as the WHATWG algorithm does: fields
+// "event", "data", "id", "retry"; lines starting with ":" are comments
+// (keep-alives) and ignored; CRLF, LF and CR all end lines; a blank line
+// dispatches an event if it has data. fn returning an error stops the read.
+func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
+	br := bufio.NewReaderSize(r, 32<<10)
+	ev := sseEvent{Retry: -1}
+	var data bytes.Buffer
+	hasData := false
+	size := 0
+	pendingCR := false
+	for {
+		line, err := readSSELine(br, &pendingCR, maxEvent)
+		if err != nil && len(line) == 0 {
+			if err == io.EOF {
+				return nil // an unterminated event at EOF is discarded, as the spec says
+			}
+			return err
+		}
+		if len(line) == 0 {
+			if hasData {
+				ev.Data = bytes.TrimSuffix(data.Bytes(), []byte("\n"))
+				if ferr := fn(ev); ferr != nil {
+					return ferr
+				}
+			}
+			ev = sseEvent{Retry: -1, ID: ev.ID}
+			data.Reset()
+			hasData, size = false, 0
+			continue
+		}
+		size += len(line)
+		if size > maxEvent {
+			return errEventTooLarge
+		}
+		if line[0] == ':' {
+			continue
+		}
+		field, value := line, []byte(nil)
+		if i := bytes.IndexByte(line, ':'); i >= 0 {
+			field, value = line[:i], line[i+1:]
+			value = bytes.TrimPrefix(value, []byte(" "))
+		}
+		switch string(field) {
+		case "data":
+			data.Write(value)
+			data.WriteByte('\n')
+			hasData = true
+		case "event":
+			ev.Event = string(value)
+		case "id":
+			if bytes.IndexByte(value, 0) < 0 {
+				ev.ID = string(value)
+			}
+		case "retry":
+			if n, perr := strconv.Atoi(string(value)); perr == nil && n >= 0 {
+				ev.Retry = n
+			}
+		}
+		if err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// readSSELine returns one line without its terminator. A lone CR ends a
+// line too; pendingCR remembers one so that a following LF is skipped.
+func readSSELine(br *bufio.Reader, pendingCR *bool, max int) ([]byte, error) {
+	var line []byte
+	for {
+		b, err := br.ReadByte()
+		if err != nil {
+			return line, err
+		}
+		if *pendingCR {
+			*pendingCR = false
+			if b == '\n' {
+				continue
+			}
+		}
+		switch b {
+		case '\n':
+			return line, nil
+		case '\r':
+			*pendingCR = true
+			return line, nil
+		}
+		line = append(line, b)
+		if len(line) > max {
+			return nil, errEventTooLarge
+		}
+	}
+}

@@ -1,0 +1,464 @@
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// StdioOptions configures a server run as a subprocess.
+type StdioOptions struct {
+	// Command is the argv of the server; Command[0] is looked up in PATH.
+	Command []string
+	// Env is the child's whole environment; nil inherits ours.
+	Env []string
+	Dir string
+	// Stderr receives the server's stderr; nil discards it. Either way the
+	// last lines are kept for error messages.
+	Stderr io.Writer
+	Trace  Tracer
+	// DryRun, when set, receives what would be sent instead of sending.
+	DryRun func(DryRunRequest)
+	// CloseGrace is how long the server gets to exit after its stdin is
+	// closed, and TermGrace how long after SIGTERM, before SIGKILL.
+	CloseGrace time.Duration
+	TermGrace  time.Duration
+	// MaxLine bounds one message from the server (default 64 MiB).
+	MaxLine int
+}
+
+// StdioTransport speaks newline-delimited JSON-RPC to a subprocess. The
+// process is started by the first request and shut down by Close: stdin
+// closed, then SIGTERM, then SIGKILL, to the whole process group, so that
+// wrappers like npx leave nothing behind.
+type StdioTransport struct {
+	opts StdioOptions
+
+	startOnce sync.Once
+	startErr  error
+	cmd       *exec.Cmd
+	stdin     *os.File
+	tail      *tailWriter
+
+	writeMu sync.Mutex
+
+	mu        sync.Mutex
+	pending   map[int64]*pendingCall
+	cancelled map[int64]bool
+	dead      error // set once the connection can carry nothing more
+
+	exited    chan struct{} // closed when the process has been reaped
+	readDone  chan struct{} // closed when stdout hit EOF or failed
+	waitErr   error
+	closeOnce sync.Once
+}
+
+type pendingCall struct {
+	notify func(Notification)
+	done   chan callResult
+}
+
+type callResult struct {
+	msg *Message
+	err error
+}
+
+// NewStdio returns a transport for the given command; nothing runs yet.
+func NewStdio(opts StdioOptions) *StdioTransport {
+	if opts.CloseGrace == 0 {
+		opts.CloseGrace = 2 * time.Second
+	}
+	if opts.TermGrace == 0 {
+		opts.TermGrace = 2 * time.Second
+	}
+	if opts.MaxLine == 0 {
+		opts.MaxLine = 64 << 20
+	}
+	return &StdioTransport{
+		opts:      opts,
+		pending:   map[int64]*pendingCall{},
+		cancelled: map[int64]bool{},
+		exited:    make(chan struct{}),
+		readDone:  make(chan struct{}),
+	}
+}
+
+func (t *StdioTransport) Kind() string { return "stdio" }
+
+// StderrTail returns the last lines the server wrote to stderr.
+func (t *StdioTransport) StderrTail() []string {
+	if t.tail == nil {
+		return nil
+	}
+	return t.tail.Tail()
+}
+
+func (t *StdioTransport) start() error {
+	t.startOnce.Do(func() { t.startErr = t.spawn() })
+	return t.startErr
+}
+
+func (t *StdioTransport) spawn() error {
+	if len(t.opts.Command) == 0 {
+		return &ConnError{Msg: "no server command given"}
+	}
+	name := t.opts.Command[0]
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return &ConnError{Msg: fmt.Sprintf("cannot start server %q", name), Err: unwrapExecErr(err)}
+	}
+	cmd := exec.Command(path, t.opts.Command[1:]...)
+	cmd.Env = t.opts.Env
+	cmd.Dir = t.opts.Dir
+	// After the server exits, do not wait forever for a grandchild that
+	// still holds its stderr open.
+	cmd.WaitDelay = time.Second
+	setProcessGroup(cmd)
+
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return &ConnError{Msg: "cannot create pipe", Err: err}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return &ConnError{Msg: "cannot create pipe", Err: err}
+	}
+	t.tail = newTailWriter(t.opts.Stderr, 5)
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	cmd.Stderr = t.tail
+	if err := cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return &ConnError{Msg: fmt.Sprintf("cannot start server %q", name), Err: unwrapExecErr(err)}
+	}
+	// The child has its own copies; ours would keep the pipes open.
+	inR.Close()
+	outW.Close()
+	t.cmd = cmd
+	t.stdin = inW
+
+	go t.wait()
+	go t.read(outR)
+	return nil
+}
+
+func unwrapExecErr(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		return ee.Err
+	}
+	return err
+}
+
+func (t *StdioTransport) wait() {
+	err := t.cmd.Wait()
+	t.mu.Lock()
+	t.waitErr = err
+	t.mu.Unlock()
+	close(t.exited)
+	// Give the reader a moment to drain what the server wrote last.
+	select {
+	case <-t.readDone:
+	case <-time.After(200 * time.Millisecond):
+	}
+	t.fail(t.exitError("the server exited"))
+}
+
+func (t *StdioTransport) exitError(what string) *ConnError {
+	msg := what
+	t.mu.Lock()
+	werr := t.waitErr
+	t.mu.Unlock()
+	select {
+	case <-t.exited:
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			msg += " (" + ee.ProcessState.String() + ")"
+		} else if werr == nil {
+			msg += " (exit status 0)"
+		}
+	default:
+	}
+	return &ConnError{Msg: msg, Stderr: t.StderrTail()}
+}
+
+func (t *StdioTransport) read(r *os.File) {
+	defer close(t.readDone)
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br, t.opts.MaxLine)
+		if len(bytes.TrimSpace(line)) > 0 {
+			if perr := t.handleLine(line); perr != nil {
+				t.fail(perr)
+				// Nothing more can be trusted from this server.
+				killGroup(t.cmd, sigKill)
+				return
+			}
+		}
+		if err != nil {
+			if errors.Is(err, errLineTooLong) {
+				t.fail(&ProtocolError{Msg: fmt.Sprintf("server sent a message larger than %d bytes", t.opts.MaxLine)})
+				killGroup(t.cmd, sigKill)
+				return
+			}
+			// EOF: the server closed stdout; report its exit if it is dying.
+			select {
+			case <-t.exited:
+			case <-time.After(time.Second):
+			}
+			t.fail(t.exitError("the server closed its output"))
+			return
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > max {
+			return nil, errLineTooLong
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, err
+	}
+}
+
+func (t *StdioTransport) handleLine(line []byte) error {
+	line = bytes.TrimSpace(line)
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "recv", Body: line})
+	}
+	msg, err := DecodeMessage(line)
+	if err != nil {
+		if bytes.HasPrefix(line, []byte("{")) || bytes.HasPrefix(line, []byte("[")) {
+			return err
+		}
+		return &ProtocolError{Msg: "the server wrote something that is not JSON on stdout: " + snippet(line) +
+			" (stdio servers must log to stderr)"}
+	}
+	switch msg.Kind() {
+	case "notification":
+		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), line...)}
+		t.mu.Lock()
+		var fns []func(Notification)
+		for _, p := range t.pending {
+			if p.notify != nil {
+				fns = append(fns, p.notify)
+			}
+		}
+		t.mu.Unlock()
+		for _, fn := range fns {
+			fn(n)
+		}
+	case "request":
+		// Servers of this revision must not send requests on stdio; say so
+		// rather than leave the server waiting.
+		go t.replyMethodNotFound(msg)
+	case "response":
+		id, ok := parseID(msg.ID)
+		t.mu.Lock()
+		p := t.pending[id]
+		if ok && p != nil {
+			delete(t.pending, id)
+		}
+		wasCancelled := ok && t.cancelled[id]
+		t.mu.Unlock()
+		if p != nil {
+			p.done <- callResult{msg: msg}
+			return nil
+		}
+		if wasCancelled {
+			return nil
+		}
+		return &ProtocolError{Msg: "the server answered a request id mcpctl never sent: " + snippet(msg.ID)}
+	}
+	return nil
+}
+
+
+func parseID(raw []byte) (int64, bool) {
+	s := string(bytes.Trim(bytes.TrimSpace(raw), `"`))
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil
+}
+
+func (t *StdioTransport) replyMethodNotFound(msg *Message) {
+	resp := []byte(`{"jsonrpc":"2.0","id":` + string(msg.ID) +
+		`,"error":{"code":-32601,"message":"mcpctl does not accept server requests on this protocol version"}}`)
+	_ = t.write(context.Background(), resp)
+}
+
+// fail ends every pending call with err and marks the connection dead.
+func (t *StdioTransport) fail(err error) {
+	t.mu.Lock()
+	if t.dead == nil {
+		t.dead = err
+	}
+	pend := t.pending
+	t.pending = map[int64]*pendingCall{}
+	t.mu.Unlock()
+	for _, p := range pend {
+		p.done <- callResult{err: err}
+	}
+}
+
+func (t *StdioTransport) write(ctx context.Context, line []byte) error {
+	buf := make([]byte, 0, len(line)+1)
+	buf = append(buf, line...)
+	buf = append(buf, '\n')
+	errc := make(chan error, 1)
+	go func() {
+		t.writeMu.Lock()
+		defer t.writeMu.Unlock()
+		_, err := t.stdin.Write(buf)
+		errc <- err
+	}()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.mu.Lock()
+			dead := t.dead
+			t.mu.Unlock()
+			if dead != nil {
+				return dead
+			}
+			return t.exitError("cannot write to the server")
+		}
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// RoundTrip implements Transport.
+func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, _ http.Header, notify func(Notification)) (*Message, error) {
+	line, _ := req.MarshalJSON()
+	if t.opts.DryRun != nil {
+		t.opts.DryRun(DryRunRequest{Command: t.opts.Command, Dir: t.opts.Dir, Body: line})
+		return nil, ErrDryRun
+	}
+	if err := t.start(); err != nil {
+		return nil, err
+	}
+	var p *pendingCall
+	t.mu.Lock()
+	if t.dead != nil {
+		err := t.dead
+		t.mu.Unlock()
+		return nil, err
+	}
+	if !req.IsNotification() {
+		p = &pendingCall{notify: notify, done: make(chan callResult, 1)}
+		t.pending[req.ID] = p
+	}
+	t.mu.Unlock()
+
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
+	}
+	if err := t.write(ctx, line); err != nil {
+		t.forget(req.ID)
+		return nil, err
+	}
+	if p == nil {
+		return nil, nil
+	}
+	select {
+	case r := <-p.done:
+		return r.msg, r.err
+	case <-ctx.Done():
+		t.forget(req.ID)
+		t.cancel(req.ID, ctx.Err())
+		return nil, ctx.Err()
+	}
+}
+
+func (t *StdioTransport) forget(id int64) {
+	t.mu.Lock()
+	delete(t.pending, id)
+	t.mu.Unlock()
+}
+
+// cancel tells the server to stop work on id, as the stdio binding
+// requires, and remembers the id so that a late answer is not mistaken for
+// a protocol violation.
+func (t *StdioTransport) cancel(id int64, cause error) {
+	t.mu.Lock()
+	t.cancelled[id] = true
+	dead := t.dead != nil
+	t.mu.Unlock()
+	if dead {
+		return
+	}
+	reason := "cancelled by the user"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		reason = "timed out"
+	}
+	n := &Request{Method: "notifications/cancelled",
+		Params: []byte(`{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":"` + reason + `"}`)}
+	line, _ := n.MarshalJSON()
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
+	}
+	ctx, stop := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer stop()
+	_ = t.write(ctx, line)
+}
+
+// Close shuts the server down as the stdio binding says: close its input,
+// wait, then SIGTERM, then SIGKILL. Stragglers in its process group are
+// ended too, so no child outlives mcpctl.
+func (t *StdioTransport) Close() error {
+	if t.cmd == nil {
+		return nil
+	}
+	t.closeOnce.Do(func() {
+		t.stdin.Close()
+		if !waitFor(t.exited, t.opts.CloseGrace) {
+			killGroup(t.cmd, sigTerm)
+			if !waitFor(t.exited, t.opts.TermGrace) {
+				killGroup(t.cmd, sigKill)
+				<-t.exited
+			}
+		}
+		if groupAlive(t.cmd) {
+			killGroup(t.cmd, sigTerm)
+			deadline := time.Now().Add(t.opts.TermGrace)
+			for groupAlive(t.cmd) && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			killGroup(t.cmd, sigKill)
+		}
+	})
+	return nil
+}
+
+func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	select {
+	case <-ch:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}

@@ -1,0 +1,82 @@
+package commands
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func completeCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "complete",
+		Usage:     "complete a prompt or resource-template argument (completion/complete)",
+		ArgsUsage: "(--prompt NAME | --template URI) ARG=PARTIAL",
+		Description: "Examples:\n" +
+			"   mcpctl complete --prompt weather_report location=Sa\n" +
+			"   mcpctl complete --template 'demo://weather/{location}' location=Ber\n" +
+			"--context k=v passes arguments already chosen (repeatable).",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "prompt", Usage: "complete an argument of prompt `NAME`"},
+			&cli.StringFlag{Name: "template", Usage: "complete a variable of resource template `URI`"},
+			&cli.StringSliceFlag{Name: "context", Usage: "an argument already resolved, `K=V` (repeatable)"},
+		},
+		Action: withSession(ios, func(c *cli.Context, s *session) error {
+			if err := needArgs(c, 1, 1, "(--prompt NAME | --template URI) ARG=PARTIAL"); err != nil {
+				return err
+			}
+			params, err := completeParams(c)
+			if err != nil {
+				return err
+			}
+			raw, err := s.client.Call(c.Context, "completion/complete", params, nil)
+			if err != nil {
+				return wrapOp("completion/complete", err)
+			}
+			return s.print(c.Context, output.KindComplete, raw)
+		}),
+	}
+}
+
+func completeParams(c *cli.Context) (json.RawMessage, error) {
+	prompt, template := c.String("prompt"), c.String("template")
+	ref := newObject()
+	switch {
+	case prompt != "" && template != "":
+		return nil, usagef("pass either --prompt or --template, not both")
+	case prompt != "":
+		ref.set("type", jsonString("ref/prompt"))
+		ref.set("name", jsonString(prompt))
+	case template != "":
+		ref.set("type", jsonString("ref/resource"))
+		ref.set("uri", jsonString(template))
+	default:
+		return nil, usagef("say what to complete: --prompt NAME or --template URI")
+	}
+	name, value, ok := strings.Cut(c.Args().First(), "=")
+	if !ok || name == "" {
+		return nil, usagef("write the argument as NAME=PARTIAL (e.g. location=Sa), not %q", c.Args().First())
+	}
+	arg := newObject()
+	arg.set("name", jsonString(name))
+	arg.set("value", jsonString(value))
+	params := newObject()
+	params.set("ref", ref.raw())
+	params.set("argument", arg.raw())
+	if ctxArgs := c.StringSlice("context"); len(ctxArgs) > 0 {
+		args := newObject()
+		for _, kv := range ctxArgs {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok || k == "" {
+				return nil, usagef("invalid --context %q: write it as K=V", kv)
+			}
+			args.set(k, jsonString(v))
+		}
+		ctx := newObject()
+		ctx.set("arguments", args.raw())
+		params.set("context", ctx.raw())
+	}
+	return params.raw(), nil
+}

@@ -1,0 +1,89 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mcpctl/mcpctl/client"
+)
+
+// Exit codes. The table is part of mcpctl's interface: README and man page
+// document it and tests pin it.
+const (
+	ExitOK          = 0
+	ExitToolError   = 1 // the tool answered isError: true
+	ExitUsage       = 2 // flags, arguments, validation
+	ExitConnection  = 3 // spawn, refused, server died, timeout, protocol violation
+	ExitServerError = 4 // the server answered a JSON-RPC error
+	ExitAuth        = 5 // authentication or authorization refused
+	ExitInput       = 6 // the server needs input that could not be given
+	ExitInterrupted = 130
+)
+
+// UsageError is a mistake in how mcpctl was called.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, a ...any) error { return &UsageError{Msg: fmt.Sprintf(format, a...)} }
+
+// ToolError reports a tool result with isError: true. The result itself
+// has been printed already, so the message is only a short note.
+type ToolError struct{ Name string }
+
+func (e *ToolError) Error() string { return fmt.Sprintf("tool %q reported an error", e.Name) }
+
+// opError names the operation that failed, keeping the cause for errors.As.
+type opError struct {
+	Op  string
+	Err error
+}
+
+func (e *opError) Error() string { return e.Op + ": " + e.Err.Error() }
+func (e *opError) Unwrap() error { return e.Err }
+
+func wrapOp(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &opError{Op: op, Err: err}
+}
+
+// ExitCode maps an error to the documented exit code.
+func ExitCode(err error) int {
+	var (
+		usage   *UsageError
+		params  *client.ParamsError
+		unknown *client.UnknownToolError
+		tool    *ToolError
+		conn    *client.ConnError
+		timeout *client.TimeoutError
+		proto   *client.ProtocolError
+		httpErr *client.HTTPError
+		auth    *client.AuthError
+		rpc     *client.RPCError
+		invalid *client.InvalidToolError
+		version *client.VersionError
+		input   *client.InputRequiredError
+	)
+	switch {
+	case err == nil, errors.Is(err, client.ErrDryRun):
+		return ExitOK
+	case errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &tool):
+		return ExitToolError
+	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown):
+		return ExitUsage
+	case errors.As(err, &auth):
+		return ExitAuth
+	case errors.As(err, &input):
+		return ExitInput
+	case errors.As(err, &rpc), errors.As(err, &invalid), errors.As(err, &version):
+		return ExitServerError
+	case errors.As(err, &conn), errors.As(err, &timeout), errors.As(err, &proto), errors.As(err, &httpErr):
+		return ExitConnection
+	}
+	return ExitConnection
+}

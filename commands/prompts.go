@@ -1,0 +1,49 @@
+package commands
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func promptsCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:  "prompts",
+		Usage: "list and get prompts",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "list",
+				Usage:     "list the server's prompts (prompts/list)",
+				ArgsUsage: " ",
+				Flags:     []cli.Flag{cursorFlag},
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					return listCommand(c, s, "prompts/list", "prompts", output.KindPromptsList)
+				}),
+			},
+			{
+				Name:      "get",
+				Usage:     "get a prompt with arguments (prompts/get)",
+				ArgsUsage: "NAME [key=value]…",
+				Flags:     []cli.Flag{jsonArgsFlag},
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					if err := needArgs(c, 1, -1, "NAME [key=value]…"); err != nil {
+						return err
+					}
+					name := c.Args().First()
+					args, err := buildArguments(c.String("json"), c.Args().Tail(), ios.In)
+					if err != nil {
+						return err
+					}
+					params := newObject()
+					params.set("name", jsonString(name))
+					params.set("arguments", args)
+					raw, err := s.client.Call(c.Context, "prompts/get", params.raw(), nil)
+					if err != nil {
+						return wrapOp("prompts/get "+name, err)
+					}
+					return s.print(c.Context, output.KindPromptGet, raw)
+				}),
+			},
+		},
+	}
+}

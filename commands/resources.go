@@ -1,0 +1,153 @@
+package commands
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func resourcesCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:  "resources",
+		Usage: "list and read resources and resource templates",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "list",
+				Usage:     "list the server's resources (resources/list)",
+				ArgsUsage: " ",
+				Flags:     []cli.Flag{cursorFlag},
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					return listCommand(c, s, "resources/list", "resources", output.KindResourcesList)
+				}),
+			},
+			{
+				Name:      "templates",
+				Usage:     "list the server's resource templates (resources/templates/list)",
+				ArgsUsage: " ",
+				Flags:     []cli.Flag{cursorFlag},
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					return listCommand(c, s, "resources/templates/list", "resourceTemplates", output.KindTemplatesList)
+				}),
+			},
+			{
+				Name:      "read",
+				Usage:     "read a resource (resources/read)",
+				ArgsUsage: "URI",
+				Description: "Text contents are printed. Binary contents are never written to a terminal:\n" +
+					"--out FILE saves the decoded bytes (--out - writes them to a pipe).",
+				Flags: []cli.Flag{&cli.StringFlag{Name: "out", Usage: "write the decoded contents to `FILE` (- for stdout)"}},
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					if err := needArgs(c, 1, 1, "URI [--out FILE]"); err != nil {
+						return err
+					}
+					uri := c.Args().First()
+					out := c.String("out")
+					if out == "-" && ios.IsStdoutTTY() {
+						return usagef("--out - would write raw bytes to the terminal; redirect stdout or name a file")
+					}
+					params := newObject()
+					params.set("uri", jsonString(uri))
+					raw, err := s.client.Call(c.Context, "resources/read", params.raw(), nil)
+					if err != nil {
+						return wrapOp("resources/read "+uri, explainNotFound(err))
+					}
+					if out == "" {
+						return s.print(c.Context, output.KindResourceRead, raw)
+					}
+					return saveContents(ios, raw, uri, out)
+				}),
+			},
+		},
+	}
+}
+
+func listCommand(c *cli.Context, s *session, method, key string, kind output.Kind) error {
+	if err := needArgs(c, 0, 0, "[--cursor CURSOR]"); err != nil {
+		return err
+	}
+	raw, err := s.client.List(c.Context, method, key, c.String("cursor"), !c.IsSet("cursor"))
+	if err != nil {
+		return wrapOp(method, err)
+	}
+	return s.print(c.Context, kind, raw)
+}
+
+// notFoundError keeps the server's error (and so its exit code) and adds
+// what to do about it.
+type notFoundError struct{ *client.RPCError }
+
+func (e notFoundError) Error() string {
+	return e.RPCError.Error() + " (no such resource; 'mcpctl resources list' shows what exists)"
+}
+func (e notFoundError) Unwrap() error { return e.RPCError }
+
+// explainNotFound recognises "resource not found": -32602 in this revision,
+// -32002 from older servers.
+func explainNotFound(err error) error {
+	var rpc *client.RPCError
+	if errors.As(err, &rpc) && (rpc.Code == client.CodeInvalidParams || rpc.Code == client.CodeResourceNotFoundLegacy) {
+		return notFoundError{rpc}
+	}
+	return err
+}
+
+type resourceContents struct {
+	URI      string  `json:"uri"`
+	MimeType string  `json:"mimeType"`
+	Text     *string `json:"text"`
+	Blob     *string `json:"blob"`
+}
+
+// saveContents writes the decoded contents of the item for uri (or the
+// first one) to path, and says what it wrote on stderr.
+func saveContents(ios *output.IOStreams, raw json.RawMessage, uri, path string) error {
+	var r struct {
+		Contents []resourceContents `json:"contents"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil || len(r.Contents) == 0 {
+		return &client.ProtocolError{Msg: "resources/read returned no contents"}
+	}
+	item := r.Contents[0]
+	for _, c := range r.Contents {
+		if c.URI == uri {
+			item = c
+			break
+		}
+	}
+	var data []byte
+	switch {
+	case item.Blob != nil:
+		b, err := base64.StdEncoding.DecodeString(*item.Blob)
+		if err != nil {
+			return &client.ProtocolError{Msg: "the resource's blob is not valid base64: " + err.Error()}
+		}
+		data = b
+	case item.Text != nil:
+		data = []byte(*item.Text)
+	default:
+		return &client.ProtocolError{Msg: "the resource has neither text nor blob"}
+	}
+	if path == "-" {
+		_, err := ios.Out.Write(data)
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return usagef("--out: %v", err)
+	}
+	note := fmt.Sprintf("wrote %d bytes", len(data))
+	if item.MimeType != "" {
+		note += " (" + item.MimeType + ")"
+	}
+	if len(r.Contents) > 1 {
+		note += fmt.Sprintf("; %d more content items not saved", len(r.Contents)-1)
+	}
+	fmt.Fprintf(ios.ErrOut, "mcpctl: %s to %s\n", note, path)
+	return nil
+}

@@ -1,0 +1,185 @@
+// Package commands is mcpctl's command-line surface: flags, request items
+// and one file per command group. It turns argv into calls on package
+// client and hands the raw results to package output.
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// Version is set at build time with -ldflags "-X github.com/mcpctl/mcpctl/commands.Version=…".
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// Main runs mcpctl with the process's arguments and streams and returns
+// the exit code. It is the only place that knows about signals.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Run(ctx, output.System(), os.Args)
+}
+
+// Run executes one command line (args[0] is the program name) and returns
+// the exit code. Errors are printed as one line on ios.ErrOut.
+func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
+	app := NewApp(ios)
+	argv := append([]string{args[0]}, normalizeArgs(app, args[1:])...)
+	err := app.RunContext(ctx, argv)
+	if err == nil {
+		return ExitOK
+	}
+	code := ExitCode(err)
+	var tool *ToolError
+	if !errors.As(err, &tool) && !errors.Is(err, client.ErrDryRun) {
+		if code == ExitInterrupted {
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
+		} else {
+			fmt.Fprintln(ios.ErrOut, "mcpctl: "+oneLine(err.Error()))
+		}
+	}
+	return code
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// NewApp builds the command tree around the given streams.
+func NewApp(ios *output.IOStreams) *cli.App {
+	app := &cli.App{
+		Name:    "mcpctl",
+		Usage:   "a scriptable command-line client for the Model Context Protocol",
+		Version: version(),
+		UsageText: "mcpctl [--url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
+			"mcpctl --stdio 'my-server' tools call weather_current location=SF",
+		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP.\n" +
+			"Results are JSON when piped and human-readable on a terminal; --jq filters them.\n\n" +
+			exitCodeHelp,
+		Reader:                    ios.In,
+		Writer:                    ios.Out,
+		ErrWriter:                 ios.ErrOut,
+		Flags:                     globalFlags(),
+		HideHelpCommand:           true,
+		DisableSliceFlagSeparator: true,
+		// urfave would call os.Exit itself; exit codes are ours to map.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError:   onUsageError,
+		Action:         unknownCommand,
+		Commands: []*cli.Command{
+			discoverCommand(ios),
+			toolsCommand(ios),
+			resourcesCommand(ios),
+			promptsCommand(ios),
+			completeCommand(ios),
+			callCommand(ios),
+		},
+	}
+	setUsageHandlers(app.Commands)
+	return app
+}
+
+const exitCodeHelp = `EXIT CODES:
+   0    success
+   1    the tool answered isError: true
+   2    usage error (flags, arguments, validation)
+   3    connection or transport failure (spawn, refused, server died, timeout, protocol violation)
+   4    the server answered a JSON-RPC error
+   5    authentication or authorization failure
+   6    the server needs input that could not be given
+   130  interrupted`
+
+func setUsageHandlers(cmds []*cli.Command) {
+	for _, c := range cmds {
+		c.OnUsageError = onUsageError
+		if len(c.Subcommands) > 0 && c.Action == nil {
+			c.Action = unknownCommand
+		}
+		setUsageHandlers(c.Subcommands)
+	}
+}
+
+func onUsageError(c *cli.Context, err error, _ bool) error {
+	msg := err.Error()
+	if strings.HasPrefix(msg, "flag provided but not defined: ") {
+		name := strings.TrimPrefix(msg, "flag provided but not defined: ")
+		if len(name) > 2 {
+			name = "-" + name // the flag package drops one dash of --name
+		}
+		return usagef("unknown flag %s for '%s'; see '%s --help'", name, c.Command.HelpName, helpName(c))
+	}
+	return usagef("%s; see '%s --help'", msg, helpName(c))
+}
+
+func helpName(c *cli.Context) string {
+	if c.Command != nil && c.Command.HelpName != "" {
+		return c.Command.HelpName
+	}
+	return "mcpctl"
+}
+
+// unknownCommand is the action of the app and of command groups: with no
+// arguments it shows help, otherwise it names the unknown command.
+func unknownCommand(c *cli.Context) error {
+	if c.Args().Len() == 0 {
+		return cli.ShowSubcommandHelp(c)
+	}
+	var names []string
+	cmds := c.App.Commands
+	if c.Command != nil && len(c.Command.Subcommands) > 0 {
+		cmds = c.Command.Subcommands
+	}
+	for _, cmd := range cmds {
+		if !cmd.Hidden {
+			names = append(names, cmd.Name)
+		}
+	}
+	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))
+	if s := client.Closest(c.Args().First(), names, 2); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usagef("%s (commands: %s)", msg, strings.Join(names, ", "))
+}
+
+const (
+	catServer = "Server"
+	catOutput = "Output"
+	catDebug  = "Debugging"
+)
+
+func globalFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "url", Usage: "the server's Streamable HTTP endpoint `URL` (or set MCPCTL_URL)", Category: catServer},
+		&cli.StringFlag{Name: "stdio", Usage: "run the server as a subprocess: `'CMD ARGS…'`, split like a shell (or set MCPCTL_STDIO)", Category: catServer},
+		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},
+		&cli.StringFlag{Name: "cwd", Usage: "working `DIR`ectory of the stdio server", Category: catServer},
+		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add an HTTP header `'Name: value'` (repeatable)", Category: catServer},
+		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` (default " + client.LatestVersion + ")", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
+		&cli.DurationFlag{Name: "timeout", Usage: "bound every request by `DURATION` (0 = no bound)", Value: 60 * time.Second, EnvVars: []string{"MCPCTL_TIMEOUT"}, Category: catServer},
+		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit, discard or a `FILE`", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},
+		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},
+		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw)", Category: catOutput},
+		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
+		&cli.BoolFlag{Name: "dry-run", Usage: "print what would be sent and send nothing", Category: catDebug},
+	}
+}

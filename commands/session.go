@@ -1,0 +1,256 @@
+package commands
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/google/shlex"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// session is what a command needs to do its work: a client for the chosen
+// server and the validated output options. Everything the flags can get
+// wrong is checked in newSession, before any process starts or byte is
+// sent.
+type session struct {
+	ios    *output.IOStreams
+	client *client.Client
+	render output.Options
+	dryRun bool
+	http   bool
+	target string // URL or command, for messages
+	closer []func()
+}
+
+func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
+	render, err := renderOptions(c, ios)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run")}
+	t, err := s.transport(c)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	opts := client.Options{
+		ClientInfo: client.Implementation{Name: "mcpctl", Version: version()},
+		Timeout:    c.Duration("timeout"),
+		OnNotify:   s.notification,
+	}
+	if v := c.String("protocol-version"); v != "" {
+		if !client.IsSupportedVersion(v) {
+			s.Close()
+			return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions, ", "))
+		}
+		opts.ProtocolVersion, opts.PinVersion = v, true
+	}
+	s.client = client.New(t, opts)
+	return s, nil
+}
+
+// Close shuts the server down (stdio) and releases files.
+func (s *session) Close() {
+	if s.client != nil {
+		s.client.Close()
+	}
+	for i := len(s.closer) - 1; i >= 0; i-- {
+		s.closer[i]()
+	}
+}
+
+func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error) {
+	format, err := output.ParseFormat(c.String("output"))
+	if err != nil {
+		return output.Options{}, usagef("%v", err)
+	}
+	var opts output.Options
+	if expr := c.String("jq"); expr != "" {
+		if format != "" && format != output.FormatJSON {
+			return opts, usagef("--jq filters JSON; it cannot be combined with -o %s", format)
+		}
+		q, err := output.CompileQuery(expr)
+		if err != nil {
+			return opts, usagef("%v", err)
+		}
+		opts.Query = q
+	}
+	if format == "" {
+		format = output.DefaultFormat(ios.IsStdoutTTY())
+	}
+	opts.Format = format
+	return opts, nil
+}
+
+// serverFlags returns --url and --stdio, falling back to MCPCTL_URL and
+// MCPCTL_STDIO only when neither flag is given, so that a flag always
+// beats the environment.
+func serverFlags(c *cli.Context) (url, stdio string) {
+	url, stdio = c.String("url"), c.String("stdio")
+	if url == "" && stdio == "" {
+		url, stdio = os.Getenv("MCPCTL_URL"), os.Getenv("MCPCTL_STDIO")
+	}
+	return url, stdio
+}
+
+const noServerHelp = "pass --url URL (Streamable HTTP) or --stdio 'CMD ARGS…' (a subprocess), or set MCPCTL_URL or MCPCTL_STDIO"
+
+func (s *session) transport(c *cli.Context) (client.Transport, error) {
+	url, stdio := serverFlags(c)
+	switch {
+	case url == "" && stdio == "":
+		return nil, usagef("no server given: %s", noServerHelp)
+	case url != "" && stdio != "":
+		return nil, usagef("both --url and --stdio given: pass only one")
+	}
+	var trace client.Tracer
+	if c.Bool("trace") {
+		trace = newTracer(s.ios.ErrOut)
+	}
+	var dry func(client.DryRunRequest)
+	if s.dryRun {
+		dry = func(r client.DryRunRequest) { printDryRun(s.ios.Out, r) }
+	}
+	if url != "" {
+		header, err := parseHeaders(c.StringSlice("header"))
+		if err != nil {
+			return nil, err
+		}
+		if c.Bool("insecure") {
+			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
+		}
+		t, err := client.NewHTTP(client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry})
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		s.http, s.target = true, url
+		return t, nil
+	}
+	argv, err := shlex.Split(stdio)
+	if err != nil {
+		return nil, usagef("cannot split --stdio %q: %v", stdio, err)
+	}
+	if len(argv) == 0 {
+		return nil, usagef("--stdio is empty: %s", noServerHelp)
+	}
+	env, err := childEnv(c.StringSlice("env"))
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := s.serverStderr(c.String("server-stderr"))
+	if err != nil {
+		return nil, err
+	}
+	s.target = stdio
+	return client.NewStdio(client.StdioOptions{
+		Command: argv, Env: env, Dir: c.String("cwd"), Stderr: stderr, Trace: trace, DryRun: dry,
+	}), nil
+}
+
+func (s *session) serverStderr(mode string) (io.Writer, error) {
+	switch mode {
+	case "", "inherit":
+		return s.ios.ErrOut, nil
+	case "discard":
+		return nil, nil
+	}
+	f, err := os.OpenFile(mode, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, usagef("--server-stderr: %v", err)
+	}
+	s.closer = append(s.closer, func() { f.Close() })
+	return f, nil
+}
+
+func parseHeaders(values []string) (map[string][]string, error) {
+	h := map[string][]string{}
+	for _, v := range values {
+		name, value, ok := strings.Cut(v, ":")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
+			return nil, usagef("invalid header %q: write it as 'Name: value'", v)
+		}
+		if strings.ContainsAny(value, "\r\n") {
+			return nil, usagef("invalid header %q: the value contains a line break", name)
+		}
+		key := http.CanonicalHeaderKey(name)
+		h[key] = append(h[key], strings.TrimSpace(value))
+	}
+	return h, nil
+}
+
+// childEnv is our environment plus the --env values.
+func childEnv(values []string) ([]string, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	env := os.Environ()
+	for _, v := range values {
+		k, _, ok := strings.Cut(v, "=")
+		if !ok || k == "" {
+			return nil, usagef("invalid --env %q: write it as KEY=VALUE", v)
+		}
+		env = append(env, v)
+	}
+	return env, nil
+}
+
+// notification shows request-scoped server notifications on stderr.
+func (s *session) notification(n client.Notification) {
+	switch n.Method {
+	case "notifications/message":
+		var p struct {
+			Level  string          `json:"level"`
+			Logger string          `json:"logger"`
+			Data   json.RawMessage `json:"data"`
+		}
+		_ = json.Unmarshal(n.Params, &p)
+		data := string(p.Data)
+		var str string
+		if json.Unmarshal(p.Data, &str) == nil {
+			data = str
+		}
+		prefix := "server log"
+		if p.Level != "" {
+			prefix += " [" + p.Level + "]"
+		}
+		if p.Logger != "" {
+			prefix += " " + p.Logger
+		}
+		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(prefix+": "+data))
+	case "notifications/progress":
+		var p struct {
+			Progress json.Number `json:"progress"`
+			Total    json.Number `json:"total"`
+			Message  string      `json:"message"`
+		}
+		_ = json.Unmarshal(n.Params, &p)
+		line := "progress: " + p.Progress.String()
+		if p.Total != "" {
+			line += "/" + p.Total.String()
+		}
+		if p.Message != "" {
+			line += " " + p.Message
+		}
+		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(line))
+	}
+}
+
+// print renders a raw result on stdout.
+func (s *session) print(ctx context.Context, kind output.Kind, raw json.RawMessage) error {
+	return output.Render(ctx, s.ios, s.render, kind, raw)
+}
+
+func (s *session) warn(msgs []string) {
+	for _, m := range msgs {
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeLine(m))
+	}
+}
