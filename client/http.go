@@ -154,7 +154,9 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})
 	}
 	if resp.StatusCode >= 300 {
-		return nil, t.failure(resp)
+		// A JSON-RPC error in a failure status is still an answer: the
+		// caller handles -32022 and friends the same way on every transport.
+		return t.failure(resp)
 	}
 	if req.IsNotification() {
 		return nil, nil
@@ -254,20 +256,21 @@ func (t *HTTPTransport) readStream(ctx context.Context, body io.Reader, req *Req
 	return nil, &ConnError{Msg: "the server closed the event stream without answering the request"}
 }
 
-// failure turns a non-2xx response into the right error value.
-func (t *HTTPTransport) failure(resp *http.Response) error {
+// failure turns a non-2xx response into an error message (a JSON-RPC error
+// body) or the right error value.
+func (t *HTTPTransport) failure(resp *http.Response) (*Message, error) {
 	data, _ := readLimited(resp.Body, 1<<20)
 	if len(bytes.TrimSpace(data)) > 0 {
 		t.traceBody(data)
 	}
 	if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
-		return &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate")}
+		return nil, &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate")}
 	}
 	if rpc := jsonRPCErrorBody(data); rpc != nil {
 		rpc.HTTPStatus = resp.StatusCode
-		return rpc
+		return &Message{JSONRPC: "2.0", Error: rpc}, nil
 	}
-	return &HTTPError{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode), Body: string(data), Header: resp.Header}
+	return nil, &HTTPError{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode), Body: string(data), Header: resp.Header}
 }
 
 // jsonRPCErrorBody extracts a JSON-RPC error from a failure body, whether

@@ -296,7 +296,6 @@ func (t *StdioTransport) handleLine(line []byte) error {
 	return nil
 }
 
-
 func parseID(raw []byte) (int64, bool) {
 	s := string(bytes.Trim(bytes.TrimSpace(raw), `"`))
 	id, err := strconv.ParseInt(s, 10, 64)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
 )
 
 // Exit codes. The table is part of mcpctl's interface: README and man page
@@ -13,7 +14,7 @@ import (
 const (
 	ExitOK          = 0
 	ExitToolError   = 1 // the tool answered isError: true
-	ExitUsage       = 2 // flags, arguments, validation
+	ExitUsage       = 2 // flags, arguments, validation, jq filters
 	ExitConnection  = 3 // spawn, refused, server died, timeout, protocol violation
 	ExitServerError = 4 // the server answered a JSON-RPC error
 	ExitAuth        = 5 // authentication or authorization refused
@@ -66,6 +67,7 @@ func ExitCode(err error) int {
 		invalid *client.InvalidToolError
 		version *client.VersionError
 		input   *client.InputRequiredError
+		query   *output.QueryError
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
@@ -74,7 +76,7 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &tool):
 		return ExitToolError
-	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown):
+	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown), errors.As(err, &query):
 		return ExitUsage
 	case errors.As(err, &auth):
 		return ExitAuth

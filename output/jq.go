@@ -1,0 +1,128 @@
+package output
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/itchyny/gojq"
+)
+
+// Query is a compiled jq filter. Compile it while validating flags, before
+// any connection is made, so a typo costs no server round trip.
+type Query struct {
+	expr string
+	code *gojq.Code
+}
+
+// QueryError is a jq failure: a filter that does not compile, or an error
+// raised while it runs (including halt_error, whose *gojq.HaltError is
+// reachable with errors.As for its exit code and value). The CLI maps it to
+// its jq exit code.
+type QueryError struct {
+	Expr    string
+	Compile bool // true: the filter is invalid; false: it failed on this input
+	Err     error
+}
+
+func (e *QueryError) Error() string {
+	if e.Compile {
+		return fmt.Sprintf("invalid jq filter %q: %v", e.Expr, e.Err)
+	}
+	return "jq: " + e.Err.Error()
+}
+
+func (e *QueryError) Unwrap() error { return e.Err }
+
+// CompileQuery parses and compiles a jq filter.
+func CompileQuery(expr string) (*Query, error) {
+	parsed, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, &QueryError{Expr: expr, Compile: true, Err: err}
+	}
+	code, err := gojq.Compile(parsed)
+	if err != nil {
+		return nil, &QueryError{Expr: expr, Compile: true, Err: err}
+	}
+	return &Query{expr: expr, code: code}, nil
+}
+
+// String returns the filter as the user wrote it.
+func (q *Query) String() string { return q.expr }
+
+// Run applies the filter to raw and writes each result on its own line:
+// strings raw, everything else as JSON (indented when pretty). It stops at the
+// first error; halt ends the run cleanly. Keys of objects come out sorted.
+func (q *Query) Run(ctx context.Context, raw json.RawMessage, w io.Writer, pretty bool) error {
+	return q.run(ctx, raw, w, pretty, false)
+}
+
+// run is Run with terminal safety: when sanitize is set, raw strings pass
+// through Sanitize and JSON gets terminal-active runes escaped.
+func (q *Query) run(ctx context.Context, raw json.RawMessage, w io.Writer, pretty, sanitize bool) error {
+	input, err := decodeForJQ(raw)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	iter := q.code.RunWithContext(ctx, input)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if err, isErr := v.(error); isErr {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				break
+			}
+			bw.Flush()
+			return &QueryError{Expr: q.expr, Err: err}
+		}
+		if s, isStr := v.(string); isStr {
+			if sanitize {
+				s = Sanitize(s)
+			}
+			bw.WriteString(s)
+		} else {
+			b, err := gojq.Marshal(v)
+			if err != nil {
+				bw.Flush()
+				return &QueryError{Expr: q.expr, Err: err}
+			}
+			if pretty {
+				var ib bytes.Buffer
+				if json.Indent(&ib, b, "", "  ") == nil {
+					b = ib.Bytes()
+				}
+			}
+			if sanitize {
+				b = escapeTerminalRunes(b)
+			}
+			bw.Write(b)
+		}
+		if err := bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+// decodeForJQ decodes with UseNumber so that numbers the filter only passes
+// through keep their original text (gojq handles json.Number natively).
+func decodeForJQ(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("invalid JSON result: %w", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid JSON result: data after the first value")
+	}
+	return v, nil
+}

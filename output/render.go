@@ -1,0 +1,67 @@
+package output
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Options says how Render presents a result.
+type Options struct {
+	// Format is the requested format; "" picks DefaultFormat for stdout.
+	Format Format
+	// Query, when set, replaces Format: the jq filter's output is printed.
+	Query *Query
+	// Width overrides the terminal width tables are fitted to (0: detect).
+	Width int
+}
+
+// Render writes one result to ios.Out. raw is the server's result object
+// exactly as received; kind tells the table and text formats its shape.
+// Nothing is written if raw is not valid JSON, so a failed render never
+// leaves half a document on stdout.
+func Render(ctx context.Context, ios *IOStreams, opts Options, kind Kind, raw json.RawMessage) error {
+	tty := ios.IsStdoutTTY()
+	if opts.Query != nil {
+		return opts.Query.run(ctx, raw, ios.Out, tty, tty)
+	}
+	format := opts.Format
+	if format == "" {
+		format = DefaultFormat(tty)
+	}
+	var b bytes.Buffer
+	switch format {
+	case FormatJSON:
+		if err := writeJSON(&b, raw, tty); err != nil {
+			return err
+		}
+	case FormatYAML, FormatTable, FormatText:
+		v, err := parseValue(raw)
+		if err != nil {
+			return err
+		}
+		switch format {
+		case FormatYAML:
+			if err := writeYAML(&b, v); err != nil {
+				return err
+			}
+		case FormatTable:
+			width := opts.Width
+			if width <= 0 {
+				width = ios.TerminalWidth()
+			}
+			buildTable(kind, v).write(&b, ios, width)
+		default:
+			writeText(&textWriter{b: &b, ios: ios, tty: tty}, kind, v)
+		}
+	default:
+		_, err := ParseFormat(string(format))
+		if err == nil {
+			err = fmt.Errorf("unsupported output format %q", format)
+		}
+		return err
+	}
+	_, err := ios.Out.Write(b.Bytes())
+	return err
+}

@@ -1,0 +1,147 @@
+package output
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+const toolsList = `{"tools":[
+ {"name":"get_weather","description":"Get current weather for a location.\nSecond line is not shown.","inputSchema":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}},
+ {"name":"echo","description":"Echo \u001b[31mback\u001b[0m\tthe input","inputSchema":{"type":"object"}}
+],"nextCursor":"abc"}`
+
+func TestRenderTable(t *testing.T) {
+	tests := []struct {
+		name  string
+		kind  Kind
+		raw   string
+		tty   bool
+		width int
+		want  string
+	}{
+		{
+			name: "tools on a pipe: tab-separated, header, first line only, nothing cut",
+			kind: KindToolsList, raw: toolsList,
+			want: "NAME\tDESCRIPTION\n" +
+				"get_weather\tGet current weather for a location.\n" +
+				"echo\tEcho back the input\n",
+		},
+		{
+			name: "tools on a terminal: padded columns",
+			kind: KindToolsList, raw: toolsList, tty: true, width: 80,
+			want: "NAME         DESCRIPTION\n" +
+				"get_weather  Get current weather for a location.\n" +
+				"echo         Echo back the input\n",
+		},
+		{
+			name: "tools on a narrow terminal: last column cut with an ellipsis",
+			kind: KindToolsList, raw: toolsList, tty: true, width: 30,
+			want: "NAME         DESCRIPTION\n" +
+				"get_weather  Get current weat…\n" +
+				"echo         Echo back the in…\n",
+		},
+		{
+			name: "resources",
+			kind: KindResourcesList, tty: true, width: 80,
+			raw: `{"resources":[{"uri":"file:///a.txt","name":"a","mimeType":"text/plain"},{"uri":"mem://b","name":"b"}]}`,
+			want: "URI            NAME  MIME TYPE\n" +
+				"file:///a.txt  a     text/plain\n" +
+				"mem://b        b\n",
+		},
+		{
+			name: "templates on a pipe keep empty cells",
+			kind: KindTemplatesList,
+			raw:  `{"resourceTemplates":[{"uriTemplate":"file:///{path}","name":"files"}]}`,
+			want: "URI TEMPLATE\tNAME\tMIME TYPE\nfile:///{path}\tfiles\t\n",
+		},
+		{
+			name: "prompts mark required arguments",
+			kind: KindPromptsList,
+			raw:  `{"prompts":[{"name":"review","description":"Review code","arguments":[{"name":"code","required":true},{"name":"style"}]}]}`,
+			want: "NAME\tARGUMENTS\tDESCRIPTION\nreview\tcode*, style\tReview code\n",
+		},
+		{
+			name: "completion values",
+			kind: KindComplete,
+			raw:  `{"completion":{"values":["python","pytorch"],"total":2,"hasMore":false}}`,
+			want: "VALUES\npython\npytorch\n",
+		},
+		{
+			name: "other kinds: key/value of the top-level object, nested values as JSON",
+			kind: KindToolCall,
+			raw:  `{"z":"text","a":{"n":9007199254740993,"s":"<&>"},"b":[1,2]}`,
+			want: "KEY\tVALUE\nz\ttext\na\t{\"n\":9007199254740993,\"s\":\"<&>\"}\nb\t[1,2]\n",
+		},
+		{
+			name: "a list kind without its list falls back to key/value",
+			kind: KindToolsList,
+			raw:  `{"error":"nope"}`,
+			want: "KEY\tVALUE\nerror\tnope\n",
+		},
+		{
+			name: "wide characters are measured in cells",
+			kind: KindResourcesList, tty: true, width: 80,
+			raw: `{"resources":[{"uri":"x","name":"日本語"},{"uri":"y","name":"ab"}]}`,
+			want: "URI  NAME    MIME TYPE\n" +
+				"x    日本語\n" +
+				"y    ab\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := render(t, tc.tty, Options{Format: FormatTable, Width: tc.width}, tc.kind, tc.raw)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTableWidthFromStreams(t *testing.T) {
+	ios, _, out, _ := Test()
+	ios.SetStdoutTTY(true)
+	ios.SetTerminalWidth(25)
+	if err := Render(context.Background(), ios, Options{Format: FormatTable}, KindToolsList, []byte(toolsList)); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
+		if w := displayWidth(line); w > 25 {
+			t.Errorf("line %q is %d cells wide, want at most 25", line, w)
+		}
+	}
+}
+
+func TestTableColour(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		t.Run(mode(tty), func(t *testing.T) {
+			ios, _, out, _ := Test()
+			ios.SetStdoutTTY(tty)
+			ios.SetColorEnabled(true)
+			if err := Render(context.Background(), ios, Options{Format: FormatTable}, KindComplete, []byte(`{"completion":{"values":["a"]}}`)); err != nil {
+				t.Fatal(err)
+			}
+			want := "VALUES\na\n"
+			if tty {
+				want = "\x1b[1mVALUES\x1b[0m\na\n"
+			}
+			if out.String() != want {
+				t.Errorf("got %q, want %q", out.String(), want)
+			}
+		})
+	}
+}
+
+func TestFitColumns(t *testing.T) {
+	cells := [][]string{{"URI", "NAME", "DESCRIPTION"}, {strings.Repeat("u", 60), "name", strings.Repeat("d", 100)}}
+	got := fitColumns(cells, 80)
+	if total := got[0] + got[1] + got[2] + 2*columnGap; total != 80 {
+		t.Errorf("widths %v use %d cells, want 80", got, total)
+	}
+	if got[2] < 10 {
+		t.Errorf("last column squeezed to %d", got[2])
+	}
+	if got[1] != 4 {
+		t.Errorf("narrow column changed to %d", got[1])
+	}
+}

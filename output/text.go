@@ -1,0 +1,392 @@
+package output
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// textWriter collects human output. On a terminal every server string goes
+// through Sanitize; on a pipe the text is the server's own (a user who asked
+// for text there wants the content, not a safe rendering of it).
+type textWriter struct {
+	b   *bytes.Buffer
+	ios *IOStreams
+	tty bool
+}
+
+func (t *textWriter) clean(s string) string {
+	if t.tty {
+		return Sanitize(s)
+	}
+	return s
+}
+
+// block writes server text and ends it with a newline unless it already has
+// one, so consecutive blocks never run together.
+func (t *textWriter) block(s string) {
+	s = t.clean(s)
+	t.b.WriteString(s)
+	if !strings.HasSuffix(s, "\n") {
+		t.b.WriteByte('\n')
+	}
+}
+
+// linef writes one line of our own wording; arguments that come from the
+// server must already be cleaned.
+func (t *textWriter) linef(format string, args ...any) {
+	fmt.Fprintf(t.b, format, args...)
+	t.b.WriteByte('\n')
+}
+
+func (t *textWriter) bold(s string) string { return bold(t.ios, s) }
+
+// json writes a value as indented JSON: exact, in server order, with
+// terminal-active characters escaped on a terminal.
+func (t *textWriter) json(v *value) {
+	var b bytes.Buffer
+	if json.Indent(&b, v.raw, "", "  ") != nil {
+		b.Reset()
+		b.Write(v.raw)
+	}
+	out := b.Bytes()
+	if t.tty {
+		out = escapeTerminalRunes(out)
+	}
+	t.b.Write(out)
+	t.b.WriteByte('\n')
+}
+
+func writeText(t *textWriter, kind Kind, v *value) {
+	var ok bool
+	switch kind {
+	case KindToolCall:
+		ok = textToolCall(t, v)
+	case KindResourceRead:
+		ok = textResourceRead(t, v)
+	case KindPromptGet:
+		ok = textPromptGet(t, v)
+	case KindToolsList, KindPromptsList:
+		ok = textNamedList(t, kind, v)
+	case KindResourcesList, KindTemplatesList:
+		ok = textResourceList(t, kind, v)
+	case KindToolDescribe:
+		ok = textDescribe(t, v)
+	case KindDiscover:
+		ok = textDiscover(t, v)
+	case KindComplete:
+		ok = textComplete(t, v)
+	}
+	// A result that does not have the expected shape is still shown in full
+	// rather than half-rendered.
+	if !ok {
+		t.json(v)
+	}
+}
+
+func textToolCall(t *textWriter, v *value) bool {
+	content, hasContent := v.array("content")
+	structured := v.get("structuredContent")
+	if !hasContent && structured == nil {
+		return false
+	}
+	sawText := false
+	for _, c := range content {
+		if c.str("type") == "text" {
+			sawText = true
+		}
+		t.block(t.describeContent(c))
+	}
+	if !sawText && structured != nil {
+		t.json(structured)
+	}
+	return true
+}
+
+// describeContent renders one content block: text as itself, binary and
+// linked content as a one-line description, never as bytes.
+func (t *textWriter) describeContent(c *value) string {
+	typ := c.str("type")
+	switch typ {
+	case "text":
+		return c.str("text")
+	case "image", "audio":
+		return "[" + typ + ": " + joinNonEmpty(", ", t.one(c.str("mimeType")), humanSize(base64Size(c.str("data")))) + "]"
+	case "resource_link":
+		s := "[resource link: "
+		if name := c.str("name"); name != "" {
+			s += t.one(name) + " "
+		}
+		s += "<" + t.one(c.str("uri")) + ">"
+		if mime := c.str("mimeType"); mime != "" {
+			s += " (" + t.one(mime) + ")"
+		}
+		return s + "]"
+	case "resource":
+		r := c.get("resource")
+		if text := r.get("text"); text.is(kindString) {
+			return text.text
+		}
+		return t.blobLine(r, "")
+	case "":
+		return "[content without a type]"
+	}
+	return "[" + t.one(typ) + " content]"
+}
+
+// blobLine describes binary resource contents by size; printing base64 (or
+// the decoded bytes) to a terminal helps nobody.
+func (t *textWriter) blobLine(r *value, hint string) string {
+	size := fmt.Sprintf("%d bytes", base64Size(r.str("blob")))
+	return "[blob: " + joinNonEmpty(", ", t.one(r.str("uri")), t.one(r.str("mimeType")), size) + hint + "]"
+}
+
+func textResourceRead(t *textWriter, v *value) bool {
+	contents, ok := v.array("contents")
+	if !ok {
+		return false
+	}
+	for _, c := range contents {
+		switch {
+		case c.get("text").is(kindString):
+			t.block(c.str("text"))
+		case c.get("blob").is(kindString):
+			t.linef("%s", t.blobLine(c, "; use --out FILE to save it"))
+		default:
+			t.json(c)
+		}
+	}
+	return true
+}
+
+func textPromptGet(t *textWriter, v *value) bool {
+	messages, ok := v.array("messages")
+	if !ok {
+		return false
+	}
+	if d := v.str("description"); d != "" {
+		t.block(d)
+		t.b.WriteByte('\n')
+	}
+	for _, m := range messages {
+		var parts []string
+		content := m.get("content")
+		if content.is(kindArray) {
+			for _, c := range content.items {
+				parts = append(parts, t.describeContent(c))
+			}
+		} else if content != nil {
+			parts = append(parts, t.describeContent(content))
+		}
+		t.b.WriteString(t.bold(t.one(m.str("role")) + ":"))
+		t.b.WriteByte(' ')
+		t.block(strings.Join(parts, "\n"))
+	}
+	return true
+}
+
+// textNamedList lists tools or prompts as "name — summary" with the
+// arguments underneath, required ones marked "*".
+func textNamedList(t *textWriter, kind Kind, v *value) bool {
+	field := "tools"
+	if kind == KindPromptsList {
+		field = "prompts"
+	}
+	items, ok := v.array(field)
+	if !ok {
+		return false
+	}
+	for _, it := range items {
+		line := t.bold(t.one(it.str("name")))
+		if d := firstLine(it.str("description")); d != "" {
+			line += " — " + t.one(d)
+		}
+		t.linef("%s", line)
+		args := promptArgs(it)
+		if kind == KindToolsList {
+			args = toolArgs(it.get("inputSchema"))
+		}
+		if len(args) > 0 {
+			t.linef("    args: %s", t.one(strings.Join(args, ", ")))
+		}
+	}
+	t.cursor(v)
+	return true
+}
+
+// toolArgs names a tool's top-level parameters, required ones marked "*".
+func toolArgs(schema *value) []string {
+	props, required := schemaProperties(schema)
+	var names []string
+	for _, p := range props {
+		n := p.name
+		if required[n] {
+			n += "*"
+		}
+		names = append(names, n)
+	}
+	return names
+}
+
+func textResourceList(t *textWriter, kind Kind, v *value) bool {
+	field, uriKey := "resources", "uri"
+	if kind == KindTemplatesList {
+		field, uriKey = "resourceTemplates", "uriTemplate"
+	}
+	items, ok := v.array(field)
+	if !ok {
+		return false
+	}
+	for _, it := range items {
+		var line string
+		if name := it.str("name"); name != "" {
+			line = t.bold(t.one(name)) + " "
+		}
+		line += "<" + t.one(it.str(uriKey)) + ">"
+		if mime := it.str("mimeType"); mime != "" {
+			line += " (" + t.one(mime) + ")"
+		}
+		if d := firstLine(it.str("description")); d != "" {
+			line += " — " + t.one(d)
+		}
+		t.linef("%s", line)
+	}
+	t.cursor(v)
+	return true
+}
+
+// cursor tells a person that the list has more pages.
+func (t *textWriter) cursor(v *value) {
+	if c := v.str("nextCursor"); c != "" {
+		t.linef("(more results; next cursor: %s)", t.one(c))
+	}
+}
+
+func textDiscover(t *textWriter, v *value) bool {
+	if !v.is(kindObject) {
+		return false
+	}
+	info := v.get("_meta").get("io.modelcontextprotocol/serverInfo")
+	if info == nil {
+		info = v.get("serverInfo") // legacy initialize result
+	}
+	if info != nil {
+		s := joinNonEmpty(" ", t.one(info.str("name")), t.one(info.str("version")))
+		if title := info.str("title"); title != "" {
+			s += " (" + t.one(title) + ")"
+		}
+		t.linef("%s %s", t.bold("Server:"), s)
+	}
+	var versions []string
+	if vs, ok := v.array("supportedVersions"); ok {
+		for _, x := range vs {
+			versions = append(versions, t.one(x.display()))
+		}
+	} else if pv := v.str("protocolVersion"); pv != "" {
+		versions = append(versions, t.one(pv))
+	}
+	if len(versions) > 0 {
+		t.linef("%s %s", t.bold("Protocol versions:"), strings.Join(versions, ", "))
+	}
+	if caps := v.get("capabilities"); caps.is(kindObject) {
+		var names []string
+		for i, k := range caps.keys {
+			names = append(names, t.one(k)+capabilityFlags(caps.vals[i]))
+		}
+		t.linef("%s %s", t.bold("Capabilities:"), strings.Join(names, ", "))
+	}
+	if ins := v.str("instructions"); ins != "" {
+		t.linef("%s", t.bold("Instructions:"))
+		t.block(indent(t.clean(ins), "  "))
+	}
+	return true
+}
+
+// capabilityFlags shows sub-features switched on, e.g. "resources
+// (subscribe, listChanged)".
+func capabilityFlags(c *value) string {
+	var on []string
+	if c.is(kindObject) {
+		for i, k := range c.keys {
+			if c.vals[i].is(kindBool) && c.vals[i].boolean {
+				on = append(on, SanitizeLine(k))
+			}
+		}
+	}
+	if len(on) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(on, ", ") + ")"
+}
+
+func textComplete(t *textWriter, v *value) bool {
+	values, ok := v.get("completion").array("values")
+	if !ok {
+		return false
+	}
+	for _, x := range values {
+		t.linef("%s", t.one(x.display()))
+	}
+	return true
+}
+
+// one prepares server text for a one-line slot (a name, a URI, a summary):
+// sanitised on a terminal, and with line breaks folded everywhere, since a
+// newline inside a name would forge the next entry of a listing.
+func (t *textWriter) one(s string) string {
+	if t.tty {
+		return SanitizeLine(s)
+	}
+	return lineBreaks.Replace(s)
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+func indent(s, prefix string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func joinNonEmpty(sep string, parts ...string) string {
+	var kept []string
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, sep)
+}
+
+// base64Size is the decoded length of base64 text, computed without decoding
+// (blobs can be large) and tolerant of missing padding and line breaks.
+func base64Size(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '=', ' ', '\n', '\r', '\t':
+		default:
+			n++
+		}
+	}
+	return n * 6 / 8
+}
+
+func humanSize(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d B", n)
+	}
+	f := float64(n)
+	for _, unit := range []string{"KiB", "MiB", "GiB"} {
+		f /= 1024
+		if f < 1024 || unit == "GiB" {
+			return fmt.Sprintf("%.1f %s", f, unit)
+		}
+	}
+	return ""
+}

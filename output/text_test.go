@@ -1,0 +1,242 @@
+package output
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestRenderTextToolCall(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		tty  bool
+		want string
+	}{
+		{
+			name: "text blocks, each ended with a newline",
+			raw:  `{"content":[{"type":"text","text":"first"},{"type":"text","text":"second\n"}]}`,
+			want: "first\nsecond\n",
+		},
+		{
+			name: "text and image: image described by decoded size, structuredContent not repeated",
+			raw: `{"content":[{"type":"text","text":"chart:"},{"type":"image","mimeType":"image/png","data":"` +
+				strings.Repeat("AAAA", 320) + `"}],"structuredContent":{"n":1}}`,
+			want: "chart:\n[image: image/png, 960 B]\n",
+		},
+		{
+			name: "kibibytes with one decimal",
+			raw:  `{"content":[{"type":"audio","mimeType":"audio/wav","data":"` + strings.Repeat("AAAA", 410) + `"}]}`,
+			want: "[audio: audio/wav, 1.2 KiB]\n",
+		},
+		{
+			name: "structuredContent only: indented JSON in server order with exact numbers",
+			raw:  `{"content":[],"structuredContent":{"z":9007199254740993,"a":[1.0e+2]}}`,
+			want: "{\n  \"z\": 9007199254740993,\n  \"a\": [\n    1.0e+2\n  ]\n}\n",
+		},
+		{
+			name: "image and structuredContent, no text",
+			raw:  `{"content":[{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}],"structuredContent":{"ok":true}}`,
+			want: "[image: image/png, 8 B]\n{\n  \"ok\": true\n}\n",
+		},
+		{
+			name: "resource link, embedded text and blob, unknown type",
+			raw: `{"content":[` +
+				`{"type":"resource_link","uri":"file:///src/main.rs","name":"main.rs","mimeType":"text/x-rust"},` +
+				`{"type":"resource","resource":{"uri":"file:///a.txt","text":"embedded text"}},` +
+				`{"type":"resource","resource":{"uri":"file:///b.bin","mimeType":"application/octet-stream","blob":"AAECAw=="}},` +
+				`{"type":"hologram","data":"zzz"}]}`,
+			want: "[resource link: main.rs <file:///src/main.rs> (text/x-rust)]\n" +
+				"embedded text\n" +
+				"[blob: file:///b.bin, application/octet-stream, 4 bytes]\n" +
+				"[hologram content]\n",
+		},
+		{
+			name: "isError results still print their text",
+			raw:  `{"content":[{"type":"text","text":"Invalid departure date"}],"isError":true}`,
+			want: "Invalid departure date\n",
+		},
+		{
+			name: "terminal: escape sequences in tool text are removed",
+			raw:  `{"content":[{"type":"text","text":"\u001b]0;owned\u0007safe \u001b[2Jtext\u202e"}]}`,
+			tty:  true,
+			want: "safe text\n",
+		},
+		{
+			name: "pipe: tool text is written as sent",
+			raw:  `{"content":[{"type":"text","text":"\u001b[1mraw\u001b[0m"}]}`,
+			want: "\x1b[1mraw\x1b[0m\n",
+		},
+		{
+			name: "unexpected shape falls back to indented JSON",
+			raw:  `{"resultType":"task","taskId":"t1"}`,
+			want: "{\n  \"resultType\": \"task\",\n  \"taskId\": \"t1\"\n}\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := render(t, tc.tty, Options{Format: FormatText}, KindToolCall, tc.raw)
+			if got != tc.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRenderTextResourceRead(t *testing.T) {
+	blob := strings.Repeat("QUJD", 1000) // "ABC" × 1000
+	raw := `{"contents":[` +
+		`{"uri":"file:///notes.txt","mimeType":"text/plain","text":"hello"},` +
+		`{"uri":"file:///logo.png","mimeType":"image/png","blob":"` + blob + `"},` +
+		`{"uri":"file:///raw","blob":"AA=="}]}`
+	want := "hello\n" +
+		"[blob: file:///logo.png, image/png, 3000 bytes; use --out FILE to save it]\n" +
+		"[blob: file:///raw, 1 bytes; use --out FILE to save it]\n"
+	for _, tty := range []bool{false, true} {
+		t.Run(mode(tty), func(t *testing.T) {
+			got := render(t, tty, Options{Format: FormatText}, KindResourceRead, raw)
+			if got != want {
+				t.Errorf("got\n%q\nwant\n%q", got, want)
+			}
+			if strings.Contains(got, "QUJD") || strings.Contains(got, "ABC") {
+				t.Error("blob content leaked into text output")
+			}
+		})
+	}
+}
+
+func TestRenderTextPromptGet(t *testing.T) {
+	raw := `{"description":"Code review prompt","messages":[` +
+		`{"role":"user","content":{"type":"text","text":"Please review:\ndef f(): pass"}},` +
+		`{"role":"assistant","content":{"type":"image","mimeType":"image/png","data":"AAAA"}}]}`
+	want := "Code review prompt\n\nuser: Please review:\ndef f(): pass\nassistant: [image: image/png, 3 B]\n"
+	if got := render(t, false, Options{Format: FormatText}, KindPromptGet, raw); got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestRenderTextLists(t *testing.T) {
+	tests := []struct {
+		name string
+		kind Kind
+		raw  string
+		tty  bool
+		want string
+	}{
+		{
+			name: "tools with arguments, required marked, cursor noted",
+			kind: KindToolsList, raw: toolsList, tty: true,
+			want: "get_weather — Get current weather for a location.\n" +
+				"    args: location*\n" +
+				"echo — Echo back the input\n" +
+				"(more results; next cursor: abc)\n",
+		},
+		{
+			name: "prompts",
+			kind: KindPromptsList,
+			raw:  `{"prompts":[{"name":"review","description":"Review code","arguments":[{"name":"code","required":true},{"name":"style"}]},{"name":"bare"}]}`,
+			want: "review — Review code\n    args: code*, style\nbare\n",
+		},
+		{
+			name: "resources",
+			kind: KindResourcesList,
+			raw:  `{"resources":[{"uri":"file:///a.rs","name":"a.rs","mimeType":"text/x-rust","description":"Entry point\nmore"},{"uri":"mem://x"}]}`,
+			want: "a.rs <file:///a.rs> (text/x-rust) — Entry point\n<mem://x>\n",
+		},
+		{
+			name: "templates",
+			kind: KindTemplatesList,
+			raw:  `{"resourceTemplates":[{"uriTemplate":"file:///{path}","name":"files"}]}`,
+			want: "files <file:///{path}>\n",
+		},
+		{
+			name: "a newline in a name cannot forge a second entry",
+			kind: KindPromptsList,
+			raw:  `{"prompts":[{"name":"real\nfake — trusted"}]}`,
+			want: "real fake — trusted\n",
+		},
+		{
+			name: "completion values one per line",
+			kind: KindComplete,
+			raw:  `{"completion":{"values":["flask","fastapi"],"hasMore":true}}`,
+			want: "flask\nfastapi\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := render(t, tc.tty, Options{Format: FormatText}, tc.kind, tc.raw)
+			if got != tc.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRenderTextDiscover(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want string
+	}{
+		{
+			name: "server/discover",
+			raw: `{"resultType":"complete","supportedVersions":["2026-07-28","2025-11-25"],` +
+				`"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":false},"logging":{}},` +
+				`"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"Example","version":"1.0.0","title":"Example Server"}},` +
+				`"instructions":"Use get_weather.\nBe nice."}`,
+			want: "Server: Example 1.0.0 (Example Server)\n" +
+				"Protocol versions: 2026-07-28, 2025-11-25\n" +
+				"Capabilities: tools (listChanged), resources (subscribe), logging\n" +
+				"Instructions:\n  Use get_weather.\n  Be nice.\n",
+		},
+		{
+			name: "legacy initialize result",
+			raw:  `{"protocolVersion":"2025-06-18","capabilities":{"prompts":{}},"serverInfo":{"name":"old","version":"0.1"}}`,
+			want: "Server: old 0.1\nProtocol versions: 2025-06-18\nCapabilities: prompts\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := render(t, false, Options{Format: FormatText}, KindDiscover, tc.raw)
+			if got != tc.want {
+				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRenderTextGeneric(t *testing.T) {
+	raw := "{\"z\":1,\"a\":\"x\u202ey\"}"
+	for _, tc := range []struct {
+		tty  bool
+		want string
+	}{
+		{false, "{\n  \"z\": 1,\n  \"a\": \"x\u202ey\"\n}\n"},
+		{true, "{\n  \"z\": 1,\n  \"a\": \"x\\u202ey\"\n}\n"},
+	} {
+		t.Run(mode(tc.tty), func(t *testing.T) {
+			if got := render(t, tc.tty, Options{Format: FormatText}, KindGeneric, raw); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHumanSize(t *testing.T) {
+	tests := []struct {
+		n    int
+		want string
+	}{
+		{0, "0 B"}, {1023, "1023 B"}, {1024, "1.0 KiB"}, {1229, "1.2 KiB"},
+		{5 << 20, "5.0 MiB"}, {3 << 30, "3.0 GiB"},
+	}
+	for _, tc := range tests {
+		if got := humanSize(tc.n); got != tc.want {
+			t.Errorf("humanSize(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	for s, want := range map[string]int{"": 0, "AA==": 1, "AAA=": 2, "AAAA": 3, "AAA": 2, "AAAA\nAAAA": 6} {
+		if got := base64Size(s); got != want {
+			t.Errorf("base64Size(%q) = %d, want %d", s, got, want)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Runs the official MCP conformance suite (client side, revision 2026-07-28)
+# against mcpctl and compares the results with expected-pass.txt.
+#
+#   bash tests/conformance/run.sh                 # every scenario of --requirements 2026-07-28
+#   bash tests/conformance/run.sh tools_call ...  # only these scenarios (--scenario X --spec-version 2026-07-28)
+#
+# Environment:
+#   MCPCTL_BIN                   use this mcpctl instead of building one from the repo root
+#   MCPCTL_CACHE_DIR             cache root (see install.sh)
+#   CONFORMANCE_TIMEOUT_MS       per-scenario client timeout given to the suite (default 30000)
+#   CONFORMANCE_RUN_TIMEOUT      hard limit in seconds for the whole suite run (default 240)
+#
+# Exit status: non-zero iff a scenario listed in expected-pass.txt did not pass.
+# The last line printed is "conformance: N passed, M failed" (expected scenarios only).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+spec=2026-07-28
+per_scenario_ms=${CONFORMANCE_TIMEOUT_MS:-30000}
+run_limit=${CONFORMANCE_RUN_TIMEOUT:-240}
+
+log() { printf 'run.sh: %s\n' "$*" >&2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-conformance.XXXXXX")
+keep=0
+pgid=
+# shellcheck disable=SC2317 # invoked by trap
+cleanup() {
+	# Kill whatever is left of the suite's process group (harness, adapters, mcpctl).
+	if [ -n "$pgid" ] && kill -0 -- "-$pgid" 2>/dev/null; then
+		kill -TERM -- "-$pgid" 2>/dev/null || true
+		sleep 0.5
+		kill -KILL -- "-$pgid" 2>/dev/null || true
+	fi
+	[ "$keep" = 1 ] || rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# 1. mcpctl
+if [ -n "${MCPCTL_BIN:-}" ]; then
+	bin=$(command -v "$MCPCTL_BIN") || { log "MCPCTL_BIN=$MCPCTL_BIN not found"; exit 1; }
+	bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+	log "using $bin"
+else
+	log "building mcpctl"
+	(cd "$root" && go build -o "$tmp/mcpctl" .)
+	bin=$tmp/mcpctl
+fi
+export MCPCTL_BIN=$bin
+
+# 2. Node 22 + the suite
+node22=$(bash "$here/install.sh")
+[ -x "$node22" ] || { log "install.sh did not give a node binary"; exit 1; }
+node_modules=$(cd "$(dirname "$node22")/../.." && pwd)
+conf_pkg=$node_modules/@modelcontextprotocol/conformance
+entry=$("$node22" -p 'const p = require(process.argv[1] + "/package.json");
+	process.argv[1] + "/" + (typeof p.bin === "string" ? p.bin : p.bin.conformance)' "$conf_pkg")
+export CONFORMANCE_NODE=$node22
+# The adapter kills mcpctl runs still going 5s before the suite gives up on them.
+client_s=$((per_scenario_ms / 1000 - 5))
+[ "$client_s" -ge 1 ] || client_s=1
+export CONFORMANCE_CLIENT_TIMEOUT=$client_s
+PATH="$(dirname "$node22"):$PATH"
+export PATH
+
+# The suite splits --command on spaces, so the adapter's path must have none.
+adapter=$here/adapter.sh
+case $adapter in *[[:space:]]*)
+	cp "$adapter" "$tmp/adapter.sh"
+	adapter=$tmp/adapter.sh
+	case $adapter in *[[:space:]]*) log "no space-free path for adapter.sh (set TMPDIR)"; exit 1 ;; esac
+	;;
+esac
+
+# 3. Run the suite in its own process group, with a hard time limit.
+out=$tmp/results
+mkdir -p "$out"
+suite() {
+	local rc=0
+	if [ $# -eq 0 ]; then
+		"$node22" "$entry" client --command "bash $adapter" --requirements "$spec" \
+			--timeout "$per_scenario_ms" -o "$out" || rc=$?
+	else
+		local s
+		for s in "$@"; do
+			"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$spec" \
+				--timeout "$per_scenario_ms" -o "$out" || rc=$?
+		done
+	fi
+	return "$rc"
+}
+log "running the conformance suite ($([ $# -eq 0 ] && echo "--requirements $spec" || echo "$*"))"
+start=$SECONDS
+set -m
+suite "$@" </dev/null >"$tmp/harness.stdout.txt" 2>"$tmp/harness.stderr.txt" &
+pid=$!
+set +m
+pgid=$pid
+timed_out=0
+while kill -0 "$pid" 2>/dev/null; do
+	if [ $((SECONDS - start)) -ge "$run_limit" ]; then
+		timed_out=1
+		log "suite still running after ${run_limit}s: killing it"
+		kill -TERM -- "-$pgid" 2>/dev/null || true
+		break
+	fi
+	sleep 0.2
+done
+harness_rc=0
+wait "$pid" || harness_rc=$?
+kill -TERM -- "-$pgid" 2>/dev/null || true # stragglers (e.g. a hung mcpctl)
+log "suite finished in $((SECONDS - start))s (harness exit $harness_rc; its output: $tmp/harness.*.txt)"
+if [ "$timed_out" = 1 ] || [ "$harness_rc" -gt 1 ]; then
+	keep=1
+	log "harness stderr (tail):"
+	tail -n 40 "$tmp/harness.stderr.txt" >&2 || true
+fi
+
+# 4. Count and compare.
+only=()
+[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "$*")")
+rc=0
+"$node22" "$here/count.mjs" --results "$out" --expected "$here/expected-pass.txt" "${only[@]}" \
+	--keep-note "results kept in $tmp" || rc=$?
+[ "$rc" -eq 0 ] || keep=1
+exit "$rc"

@@ -1,0 +1,159 @@
+// Package fakemcp is a misbehaving MCP server for mcpctl's tests. One
+// process or handler plays one mode: a server that writes garbage, dies,
+// never answers, sends ids nobody asked for, fails with HTTP statuses,
+// echoes what it received, and so on. The same modes serve stdio and
+// Streamable HTTP where the behaviour makes sense on both.
+package fakemcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// request is the part of an incoming message a mode looks at.
+type request struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// reply is what a mode answers: messages to send (notifications first)
+// or a raw line to write instead.
+type reply struct {
+	messages []string // JSON texts; each one line
+	raw      string   // written verbatim (stdio) or as the body (HTTP)
+	exit     int      // stdio: exit with this status after writing (-1: stay)
+	silent   bool     // never answer
+	status   int      // HTTP status (0: 200)
+	header   map[string]string
+}
+
+// server holds the state a mode keeps across requests.
+type server struct {
+	mode  string
+	mu    sync.Mutex
+	calls map[string]int
+}
+
+func newServer(mode string) *server { return &server{mode: mode, calls: map[string]int{}} }
+
+func result(id json.RawMessage, res string) string {
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, id, res)
+}
+
+func rpcError(id json.RawMessage, code int, msg, data string) string {
+	if data != "" {
+		data = `,"data":` + data
+	}
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%q%s}}`, id, code, msg, data)
+}
+
+func (s *server) count(method string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[method]++
+	return s.calls[method]
+}
+
+// Tool definitions shared by the modes that list tools.
+const echoTools = `{"tools":[{"name":"echo","description":"Echo the arguments back","inputSchema":{"type":"object","properties":{"text":{"type":"string"},"region":{"type":"string","x-mcp-header":"Region"},"count":{"type":"integer","x-mcp-header":"Count"}}}},` +
+	`{"name":"bad_header","description":"Annotation on a number","inputSchema":{"type":"object","properties":{"ratio":{"type":"number","x-mcp-header":"Ratio"}}}}]}`
+
+func (s *server) handle(req request) reply {
+	n := s.count(req.Method)
+	id := req.ID
+	switch s.mode {
+	case "nonjson":
+		return reply{raw: "hello from a server that logs to stdout", exit: -1}
+	case "exit":
+		return reply{exit: 3}
+	case "silent":
+		return reply{silent: true}
+	case "badjson":
+		return reply{raw: fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"tools":[`, id), exit: -1}
+	case "unknownid":
+		return reply{messages: []string{result([]byte("987654"), `{"tools":[]}`)}, exit: -1}
+	case "resulttype":
+		return reply{messages: []string{result(id, `{"resultType":"mystery","tools":[]}`)}, exit: -1}
+	case "inputrequired":
+		return reply{messages: []string{result(id, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}}}`)}, exit: -1}
+	case "version":
+		// The first request of every process is refused, as a modern
+		// server that does not speak the requested version would.
+		if s.total() == 1 {
+			return reply{status: 400, messages: []string{rpcError(id, -32022, "Unsupported protocol version", `{"supported":["2026-07-28"],"requested":"x"}`)}, exit: -1}
+		}
+		return s.echo(req)
+	case "noversion":
+		return reply{status: 400, messages: []string{rpcError(id, -32022, "Unsupported protocol version", `{"supported":["2099-01-01","2098-01-01"],"requested":"2026-07-28"}`)}, exit: -1}
+	case "rpcerror":
+		return reply{messages: []string{rpcError(id, -32603, "database is on fire", "")}, exit: -1}
+	case "paginate":
+		if req.Method == "tools/list" {
+			var p struct {
+				Cursor string `json:"cursor"`
+			}
+			_ = json.Unmarshal(req.Params, &p)
+			switch p.Cursor {
+			case "":
+				return reply{messages: []string{result(id, `{"tools":[{"name":"t1","inputSchema":{"type":"object"}}],"nextCursor":"page2","x-vendor":{"kept":true}}`)}, exit: -1}
+			case "page2":
+				return reply{messages: []string{result(id, `{"tools":[{"name":"t2","inputSchema":{"type":"object"}}],"nextCursor":"page3"}`)}, exit: -1}
+			default:
+				return reply{messages: []string{result(id, `{"tools":[{"name":"t3","inputSchema":{"type":"object"}}]}`)}, exit: -1}
+			}
+		}
+		return s.echo(req)
+	case "loopcursor":
+		return reply{messages: []string{result(id, `{"tools":[],"nextCursor":"again"}`)}, exit: -1}
+	case "notify":
+		return reply{messages: []string{
+			`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1,"total":2,"message":"half way"}}`,
+			`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"fake","data":"working \u001b[31mhard\u001b[0m"}}`,
+			result(id, `{"content":[{"type":"text","text":"done"}]}`),
+		}, exit: -1}
+	case "fidelity":
+		return reply{messages: []string{result(id, `{"z":1,"a":{"y":2,"b":3},"big":9007199254740993,"exp":1.0e+2,"content":[{"type":"hologram","data":"?"},{"type":"text","text":"evil \u001b]0;pwned\u0007title \u001b[2Jclear"}],"_meta":{"com.example/vendor":{"x":[1,2]}}}`)}, exit: -1}
+	case "iserror":
+		return reply{messages: []string{result(id, `{"content":[{"type":"text","text":"it broke"}],"isError":true}`)}, exit: -1}
+	case "tools", "mismatch":
+		if req.Method == "tools/list" {
+			return reply{messages: []string{result(id, echoTools)}, exit: -1}
+		}
+		if s.mode == "mismatch" && req.Method == "tools/call" && n == 1 {
+			return reply{status: 400, messages: []string{rpcError(id, -32020, "Header mismatch: Mcp-Param-Region missing", "")}, exit: -1}
+		}
+		return s.echo(req)
+	}
+	return s.echo(req)
+}
+
+func (s *server) total() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := 0
+	for _, n := range s.calls {
+		t += n
+	}
+	return t
+}
+
+// echo answers with the method and params it received, so a test can see
+// exactly what mcpctl sent.
+func (s *server) echo(req request) reply {
+	params := req.Params
+	if len(bytes.TrimSpace(params)) == 0 {
+		params = []byte("null")
+	}
+	return reply{messages: []string{result(req.ID, fmt.Sprintf(`{"method":%q,"params":%s}`, req.Method, params))}, exit: -1}
+}
+
+// Modes lists the modes, for usage messages.
+func Modes() string {
+	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
+		"version", "noversion", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "iserror", "tools", "mismatch",
+		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
+}

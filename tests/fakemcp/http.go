@@ -1,0 +1,114 @@
+package fakemcp
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// Handler plays mode over Streamable HTTP. Besides the shared modes it
+// knows HTTP-only ones: failure statuses with and without a JSON-RPC body,
+// an HTML answer, an SSE stream with comments and notifications, and
+// "headers", which echoes the request headers.
+func Handler(mode string) http.Handler {
+	s := newServer(mode)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req request
+		_ = json.Unmarshal(body, &req)
+		id := req.ID
+		if len(id) == 0 {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		switch mode {
+		case "http404json":
+			writeJSON(w, 404, rpcError(id, -32601, "Method not found: "+req.Method, ""))
+			return
+		case "http404":
+			http.NotFound(w, r)
+			return
+		case "http500json":
+			writeJSON(w, 500, rpcError(id, -32603, "internal failure", ""))
+			return
+		case "http500":
+			w.WriteHeader(500)
+			return
+		case "http401":
+			w.Header().Set("WWW-Authenticate", `Bearer realm="fake", error="invalid_token"`)
+			w.WriteHeader(401)
+			return
+		case "html":
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, "<html>not an MCP server</html>")
+			return
+		case "headers":
+			if req.Method == "tools/list" {
+				writeJSON(w, 200, result(id, echoTools))
+				return
+			}
+			writeJSON(w, 200, result(id, fmt.Sprintf(`{"headers":%s,"params":%s}`, headersJSON(r.Header), orNull(req.Params))))
+			return
+		case "sse":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprint(w, ": keep-alive\n\n")
+			fmt.Fprint(w, "id: 1\r\ndata:\r\n\r\n")
+			fmt.Fprint(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":5,\"total\":10}}\n\n")
+			fmt.Fprint(w, ":\n\n")
+			fmt.Fprintf(w, "data: {\"jsonrpc\":\"2.0\",\"id\":%s,\n", id)
+			fmt.Fprint(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"streamed\"}]}}\n\n")
+			return
+		}
+		rep := s.handle(req)
+		switch {
+		case rep.silent:
+			<-r.Context().Done()
+		case rep.raw != "":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, rep.raw)
+		default:
+			status := rep.status
+			if status == 0 {
+				status = 200
+			}
+			if len(rep.messages) > 1 {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(status)
+				for _, m := range rep.messages {
+					fmt.Fprintf(w, "data: %s\n\n", m)
+				}
+				return
+			}
+			writeJSON(w, status, rep.messages[0])
+		}
+	})
+}
+
+func writeJSON(w http.ResponseWriter, status int, body string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	fmt.Fprint(w, body)
+}
+
+func orNull(b []byte) string {
+	if len(b) == 0 {
+		return "null"
+	}
+	return string(b)
+}
+
+// headersJSON renders the MCP-related request headers, names lowercased
+// and sorted, so tests can match them exactly.
+func headersJSON(h http.Header) string {
+	m := map[string]string{}
+	for k, v := range h {
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(lk, "mcp-") || lk == "accept" || lk == "content-type" || lk == "authorization" || strings.HasPrefix(lk, "x-") {
+			m[lk] = strings.Join(v, ", ")
+		}
+	}
+	b, _ := json.Marshal(m) // sorts the keys
+	return string(b)
+}

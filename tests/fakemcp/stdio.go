@@ -1,0 +1,61 @@
+package fakemcp
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// ServeStdio plays mode on newline-delimited JSON-RPC and returns the
+// process exit status.
+func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
+	s := newServer(mode)
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	fmt.Fprintf(errOut, "fakemcp: mode %s ready\n", mode)
+	for sc.Scan() {
+		var req request
+		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
+			fmt.Fprintf(errOut, "fakemcp: bad input: %v\n", err)
+			continue
+		}
+		if len(req.ID) == 0 {
+			fmt.Fprintf(errOut, "fakemcp: notification %s\n", req.Method)
+			continue
+		}
+		r := s.handle(req)
+		switch {
+		case r.silent:
+			fmt.Fprintln(errOut, "fakemcp: ignoring", req.Method)
+			continue
+		case r.raw != "":
+			fmt.Fprintln(out, r.raw)
+		default:
+			for _, m := range r.messages {
+				fmt.Fprintln(out, m)
+			}
+		}
+		if r.exit >= 0 {
+			fmt.Fprintln(errOut, "fatal: the fake server gives up")
+			return r.exit
+		}
+	}
+	// Like a careless server, linger a little after stdin closes when
+	// asked to stay silent, so shutdown escalation is exercised.
+	if mode == "silent" {
+		time.Sleep(30 * time.Second)
+	}
+	return 0
+}
+
+// Main runs "fakemcp MODE" over the process's stdio.
+func Main() int {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: fakemcp MODE [MARKER]; modes:", Modes())
+		return 2
+	}
+	return ServeStdio(os.Args[1], os.Stdin, os.Stdout, os.Stderr)
+}

@@ -1,0 +1,192 @@
+package tests
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcpctl/mcpctl/commands"
+	"github.com/mcpctl/mcpctl/tests/fakemcp"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcpctl":  func() { os.Exit(commands.Main()) },
+		"fakemcp": func() { os.Exit(fakemcp.Main()) },
+	})
+}
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// buildDemo compiles the demo server once per test run: scripts run it as
+// a real subprocess, over stdio and over HTTP.
+func buildDemo(t *testing.T) string {
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "mcpctl-test-bin")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "demo"), "./servers/demo")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("building the demo server: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binDir
+}
+
+func TestScripts(t *testing.T) {
+	bin := buildDemo(t)
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		UpdateScripts:       os.Getenv("MCPCTL_UPDATE_SCRIPTS") != "",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+			env.Setenv("NO_COLOR", "1")
+			env.Setenv("COLUMNS", "100")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits":    cmdExits,
+			"fakehttp": cmdFakeHTTP,
+			"demohttp": cmdDemoHTTP,
+			"deadurl":  cmdDeadURL,
+			"noproc":   cmdNoProc,
+		},
+	})
+}
+
+// exits N prog args…: run prog and require exit status N exactly.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits N prog args…")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %v", err)
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// fakehttp VAR MODE: serve fakemcp MODE over HTTP; $VAR is its URL.
+func cmdFakeHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fakehttp VAR MODE")
+	}
+	srv := httptest.NewServer(fakemcp.Handler(args[1]))
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL+"/mcp")
+}
+
+// demohttp VAR: run the demo server on Streamable HTTP; $VAR is its URL.
+func cmdDemoHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: demohttp VAR")
+	}
+	cmd := exec.Command(filepath.Join(binDir, "demo"), "--http", "127.0.0.1:0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		ts.Fatalf("demohttp: %v", err)
+	}
+	if err := cmd.Start(); err != nil {
+		ts.Fatalf("demohttp: %v", err)
+	}
+	ts.Defer(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		ts.Fatalf("demohttp: no address from the demo server: %v", err)
+	}
+	ts.Setenv(args[0], strings.TrimSpace(strings.TrimPrefix(line, "listening on ")))
+}
+
+// deadurl VAR: a loopback URL on which nothing listens.
+func cmdDeadURL(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: deadurl VAR")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ts.Fatalf("deadurl: %v", err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	ts.Setenv(args[0], "http://"+addr+"/mcp")
+}
+
+// noproc MARKER: no process may have MARKER in its command line. Scripts
+// pass a unique marker to the servers they start, then check that mcpctl
+// left none of them running. A moment is allowed for the kernel to reap.
+func cmdNoProc(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: noproc MARKER")
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		pids := findProcs(args[0])
+		if len(pids) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("processes still running with %q in their command line: %v", args[0], pids)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func findProcs(marker string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var pids []string
+	self := strconv.Itoa(os.Getpid())
+	for _, e := range entries {
+		if _, err := strconv.Atoi(e.Name()); err != nil || e.Name() == self {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		stat, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if strings.Contains(string(stat), ") Z ") {
+			continue // a zombie is already dead, only not yet reaped
+		}
+		if strings.Contains(string(cmdline), marker) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}

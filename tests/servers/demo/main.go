@@ -1,0 +1,129 @@
+// Command demo is a small but complete MCP server used to exercise mcpctl:
+// two tools (one with an output schema), text and binary resources, a
+// resource template, a prompt and argument completion.
+//
+// It speaks stdio by default, or stateless Streamable HTTP with --http. Both
+// serve protocol revision 2026-07-28 as well as the legacy initialize-based
+// revisions, because the SDK negotiates per request.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const instructions = "Demo server for MCP client testing. Use calculator_arithmetic for arithmetic and " +
+	"weather_current for (fake, deterministic) weather. Resources and the weather_report prompt " +
+	"are also available."
+
+func newServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{
+		Name:    "mcpctl-demo",
+		Title:   "mcpctl demo server",
+		Version: "1.0.0",
+	}, &mcp.ServerOptions{
+		Instructions:      instructions,
+		CompletionHandler: complete,
+	})
+	addTools(s)
+	addResources(s)
+	addPrompts(s)
+	return s
+}
+
+func main() {
+	// stdout belongs to the protocol in stdio mode, so everything else goes
+	// to stderr.
+	log.SetOutput(os.Stderr)
+	log.SetPrefix("demo: ")
+	log.SetFlags(0)
+
+	httpAddr := flag.String("http", "", "serve stateless Streamable HTTP on `host:port` (port 0 picks a free port) instead of stdio")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		log.Fatalf("unexpected arguments: %q", flag.Args())
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var err error
+	if *httpAddr != "" {
+		err = serveHTTP(ctx, newServer(), *httpAddr)
+	} else {
+		err = newServer().Run(ctx, newStdioTransport())
+	}
+	// A signal or the client closing stdin are normal ways to stop.
+	if err != nil && !errors.Is(err, context.Canceled) {
+		log.Fatal(err)
+	}
+}
+
+func serveHTTP(ctx context.Context, server *mcp.Server, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	handler := newHTTPHandler(server)
+
+	// Test harnesses read this single line to learn the port; nothing else
+	// may be written to stdout.
+	fmt.Printf("listening on %s\n", endpointURL(ln.Addr()))
+
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdownCtx)
+}
+
+// newHTTPHandler serves MCP at both /mcp and / so clients configured with
+// either URL work. Browsers on other origins are refused, as the spec asks
+// of local servers; non-browser clients such as curl are unaffected.
+func newHTTPHandler(server *mcp.Server) http.Handler {
+	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
+		&mcp.StreamableHTTPOptions{
+			// 2026-07-28 requests are only accepted in stateless mode.
+			Stateless: true,
+			// Plain JSON bodies are easier to inspect with curl and in tests.
+			JSONResponse: true,
+			Logger:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcpHandler)
+	mux.Handle("/{$}", mcpHandler)
+	return http.NewCrossOriginProtection().Handler(mux)
+}
+
+// endpointURL reports a dialable URL even when listening on a wildcard
+// address such as ":0".
+func endpointURL(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return "http://" + addr.String() + "/mcp"
+	}
+	host := tcp.IP.String()
+	if tcp.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return fmt.Sprintf("http://%s/mcp", net.JoinHostPort(host, fmt.Sprint(tcp.Port)))
+}

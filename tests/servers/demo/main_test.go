@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+	`"io.modelcontextprotocol/clientCapabilities":{},` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"test","version":"0"}}`
+
+var wantTools = []string{"calculator_arithmetic", "weather_current"}
+
+// TestStdioPipe feeds raw JSON lines and closes input at once, the way
+// `printf ... | demo` does, so it also covers the EOF draining.
+func TestStdioPipe(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + meta2026 + `}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta2026 + `}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"weather_current","arguments":{"location":"SF"},` + meta2026 + `}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"calculator_arithmetic","arguments":{"expression":"1/0"},` + meta2026 + `}}`,
+	}, "\n") + "\n"
+	stdinR, stdinW := io.Pipe()
+	stdoutR, stdoutW := io.Pipe()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- newServer().Run(ctx, newDrainingTransport(stdinR, stdoutW))
+		stdoutW.Close()
+	}()
+	go func() {
+		io.WriteString(stdinW, in)
+		stdinW.Close()
+	}()
+
+	results := map[int]json.RawMessage{}
+	sc := bufio.NewScanner(stdoutR)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var resp struct {
+			ID     int             `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &resp); err != nil {
+			t.Fatalf("non-JSON line on stdout: %q", sc.Text())
+		}
+		if resp.Error != nil {
+			t.Errorf("id %d: error %s", resp.ID, resp.Error)
+		}
+		results[resp.ID] = resp.Result
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if len(results) != 4 {
+		t.Fatalf("got %d responses, want 4", len(results))
+	}
+
+	var list struct {
+		Tools []struct{ Name string } `json:"tools"`
+	}
+	json.Unmarshal(results[2], &list)
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	if !slices.Equal(names, wantTools) {
+		t.Errorf("tools/list names = %v, want %v", names, wantTools)
+	}
+
+	var weather struct {
+		StructuredContent weatherReading `json:"structuredContent"`
+	}
+	json.Unmarshal(results[3], &weather)
+	want := weatherReading{Location: "SF", Temperature: 26.8, Units: "metric", Conditions: "fog", Humidity: 23}
+	if weather.StructuredContent != want {
+		t.Errorf("weather_current SF = %+v, want %+v", weather.StructuredContent, want)
+	}
+
+	var calc struct{ IsError bool }
+	json.Unmarshal(results[4], &calc)
+	if !calc.IsError {
+		t.Errorf("1/0: isError = false, want true (%s)", results[4])
+	}
+}
+
+// TestSDKClient checks that the SDK's own client negotiates with the
+// server and sees every feature.
+func TestSDKClient(t *testing.T) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := newServer().Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range tools.Tools {
+		names = append(names, tool.Name)
+	}
+	if !slices.Equal(names, wantTools) {
+		t.Errorf("ListTools names = %v, want %v", names, wantTools)
+	}
+
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "calculator_arithmetic", Arguments: map[string]any{"expression": "2*(3+4)"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "14" {
+		t.Errorf("2*(3+4) = %q, want 14", got)
+	}
+
+	logo, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: logoURI})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := logo.Contents[0].Blob; !strings.HasPrefix(string(b), "\x89PNG\r\n\x1a\n") {
+		t.Errorf("logo blob does not start with the PNG signature")
+	}
+
+	comp, err := cs.Complete(ctx, &mcp.CompleteParams{
+		Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: weatherURITemplate},
+		Argument: mcp.CompleteParamsArgument{Name: "location", Value: "san"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"San Francisco", "Santiago"}; !slices.Equal(comp.Completion.Values, want) {
+		t.Errorf("completion values = %v, want %v", comp.Completion.Values, want)
+	}
+}
+
+// TestHTTPBothPaths posts a 2026-07-28 request to /mcp and /.
+func TestHTTPBothPaths(t *testing.T) {
+	srv := httptest.NewServer(newHTTPHandler(newServer()))
+	defer srv.Close()
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + meta2026 + `}}`
+	for _, path := range []string{"/mcp", "/"} {
+		req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		req.Header.Set("Mcp-Method", "tools/list")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !strings.Contains(string(data), `"weather_current"`) {
+			t.Errorf("POST %s: status %d, body %s", path, resp.StatusCode, data)
+		}
+	}
+}
