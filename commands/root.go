@@ -149,7 +149,7 @@ func unknownCommand(c *cli.Context) error {
 		cmds = c.Command.Subcommands
 	}
 	for _, cmd := range cmds {
-		if !cmd.Hidden {
+		if !cmd.Hidden && cmd.Name != "help" {
 			names = append(names, cmd.Name)
 		}
 	}

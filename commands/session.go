@@ -119,11 +119,11 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if s.dryRun {
 		dry = func(r client.DryRunRequest) { printDryRun(s.ios.Out, r) }
 	}
+	header, err := parseHeaders(c.StringSlice("header"))
+	if err != nil {
+		return nil, err
+	}
 	if url != "" {
-		header, err := parseHeaders(c.StringSlice("header"))
-		if err != nil {
-			return nil, err
-		}
 		if c.Bool("insecure") {
 			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
