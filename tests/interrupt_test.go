@@ -2,6 +2,9 @@ package tests
 
 import (
 	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,18 +19,7 @@ import (
 // never answers: it must tell the server (notifications/cancelled), stop
 // it, exit 130 and leave no process behind.
 func TestInterrupt(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	// testscript.Main installed the test binary as "mcpctl" and "fakemcp"
-	// only inside scripts; here the same binary is linked under those names.
-	for _, name := range []string{"mcpctl", "fakemcp"} {
-		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := linkBinaries(t)
 	marker := "mark-interrupt-" + filepath.Base(dir)
 	cmd := exec.Command(filepath.Join(dir, "mcpctl"), "--trace", "--timeout", "0",
 		"--stdio", filepath.Join(dir, "fakemcp")+" silent "+marker, "tools", "list")
@@ -49,7 +41,7 @@ func TestInterrupt(t *testing.T) {
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	err = cmd.Wait()
+	err := cmd.Wait()
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()
@@ -66,6 +58,67 @@ func TestInterrupt(t *testing.T) {
 	if pids := findProcs(marker); len(pids) > 0 {
 		t.Errorf("server processes left running: %v", pids)
 	}
+}
+
+// TestInterruptHTTP: on HTTP, Ctrl-C closes the request's stream, which
+// the server sees as the request's context ending.
+func TestInterruptHTTP(t *testing.T) {
+	dir := linkBinaries(t)
+	arrived := make(chan struct{})
+	cancelled := make(chan struct{})
+	done := make(chan struct{})
+	defer close(done)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// net/http notices a closed connection only once the body is read.
+		_, _ = io.ReadAll(r.Body)
+		close(arrived)
+		select {
+		case <-r.Context().Done():
+			close(cancelled)
+		case <-done:
+		}
+	}))
+	defer srv.Close()
+	cmd := exec.Command(filepath.Join(dir, "mcpctl"), "--url", srv.URL, "--timeout", "0", "tools", "list")
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-arrived:
+	case <-time.After(10 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("the request never arrived; stderr:\n%s", stderr.String())
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Errorf("exit: %v, want status 130; stderr:\n%s", err, stderr.String())
+	}
+	select {
+	case <-cancelled:
+	case <-time.After(5 * time.Second):
+		t.Error("the server never saw the request end")
+	}
+}
+
+// linkBinaries makes the test binary reachable as "mcpctl" and "fakemcp":
+// testscript.Main dispatches on the name it is run under.
+func linkBinaries(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"mcpctl", "fakemcp"} {
+		if err := os.Symlink(exe, filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // syncBuffer is a bytes.Buffer safe to read while a process writes to it.

@@ -70,6 +70,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"fakehttp": cmdFakeHTTP,
+			"fakehttps": cmdFakeHTTPS,
 			"demohttp": cmdDemoHTTP,
 			"deadurl":  cmdDeadURL,
 			"noproc":   cmdNoProc,
@@ -106,6 +107,16 @@ func cmdFakeHTTP(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: fakehttp VAR MODE")
 	}
 	srv := httptest.NewServer(fakemcp.Handler(args[1]))
+	ts.Defer(srv.Close)
+	ts.Setenv(args[0], srv.URL+"/mcp")
+}
+
+// fakehttps VAR MODE: the same over TLS, with a certificate no one trusts.
+func cmdFakeHTTPS(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fakehttps VAR MODE")
+	}
+	srv := httptest.NewTLSServer(fakemcp.Handler(args[1]))
 	ts.Defer(srv.Close)
 	ts.Setenv(args[0], srv.URL+"/mcp")
 }

@@ -9,6 +9,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -117,6 +119,12 @@ func (s *server) handle(req request) reply {
 		}, exit: -1}
 	case "fidelity":
 		return reply{messages: []string{result(id, `{"z":1,"a":{"y":2,"b":3},"big":9007199254740993,"exp":1.0e+2,"content":[{"type":"hologram","data":"?"},{"type":"text","text":"evil \u001b]0;pwned\u0007title \u001b[2Jclear"}],"_meta":{"com.example/vendor":{"x":[1,2]}}}`)}, exit: -1}
+	case "env":
+		// Reports the environment variable FAKE_VAR and the working
+		// directory, for --env and --cwd.
+		wd, _ := os.Getwd()
+		b, _ := json.Marshal(map[string]string{"FAKE_VAR": os.Getenv("FAKE_VAR"), "cwd": filepath.Base(wd)})
+		return reply{messages: []string{result(id, string(b))}, exit: -1}
 	case "iserror":
 		return reply{messages: []string{result(id, `{"content":[{"type":"text","text":"it broke"}],"isError":true}`)}, exit: -1}
 	case "tools", "mismatch":
@@ -154,6 +162,6 @@ func (s *server) echo(req request) reply {
 // Modes lists the modes, for usage messages.
 func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
-		"version", "noversion", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "iserror", "tools", "mismatch",
+		"version", "noversion", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
 }
