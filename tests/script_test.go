@@ -68,12 +68,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":    cmdExits,
-			"fakehttp": cmdFakeHTTP,
+			"exits":     cmdExits,
+			"fakehttp":  cmdFakeHTTP,
 			"fakehttps": cmdFakeHTTPS,
-			"demohttp": cmdDemoHTTP,
-			"deadurl":  cmdDeadURL,
-			"noproc":   cmdNoProc,
+			"demohttp":  cmdDemoHTTP,
+			"deadurl":   cmdDeadURL,
+			"noproc":    cmdNoProc,
 		},
 	})
 }
