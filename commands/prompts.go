@@ -11,15 +11,7 @@ func promptsCommand(ios *output.IOStreams) *cli.Command {
 		Name:  "prompts",
 		Usage: "list and get prompts",
 		Subcommands: []*cli.Command{
-			{
-				Name:      "list",
-				Usage:     "list the server's prompts (prompts/list)",
-				ArgsUsage: " ",
-				Flags:     []cli.Flag{cursorFlag},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					return listCommand(c, s, "prompts/list", "prompts", output.KindPromptsList)
-				}),
-			},
+			listCommand(ios, "list", "list the server's prompts", "prompts/list", "prompts", output.KindPromptsList),
 			{
 				Name:      "get",
 				Usage:     "get a prompt with arguments (prompts/get)",

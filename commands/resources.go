@@ -18,24 +18,8 @@ func resourcesCommand(ios *output.IOStreams) *cli.Command {
 		Name:  "resources",
 		Usage: "list and read resources and resource templates",
 		Subcommands: []*cli.Command{
-			{
-				Name:      "list",
-				Usage:     "list the server's resources (resources/list)",
-				ArgsUsage: " ",
-				Flags:     []cli.Flag{cursorFlag},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					return listCommand(c, s, "resources/list", "resources", output.KindResourcesList)
-				}),
-			},
-			{
-				Name:      "templates",
-				Usage:     "list the server's resource templates (resources/templates/list)",
-				ArgsUsage: " ",
-				Flags:     []cli.Flag{cursorFlag},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					return listCommand(c, s, "resources/templates/list", "resourceTemplates", output.KindTemplatesList)
-				}),
-			},
+			listCommand(ios, "list", "list the server's resources", "resources/list", "resources", output.KindResourcesList),
+			listCommand(ios, "templates", "list the server's resource templates", "resources/templates/list", "resourceTemplates", output.KindTemplatesList),
 			{
 				Name:      "read",
 				Usage:     "read a resource (resources/read)",
@@ -68,15 +52,25 @@ func resourcesCommand(ios *output.IOStreams) *cli.Command {
 	}
 }
 
-func listCommand(c *cli.Context, s *session, method, key string, kind output.Kind) error {
-	if err := needArgs(c, 0, 0, "[--cursor CURSOR]"); err != nil {
-		return err
+// listCommand builds a command for a paginated list method whose items
+// are under key.
+func listCommand(ios *output.IOStreams, name, usage, method, key string, kind output.Kind) *cli.Command {
+	return &cli.Command{
+		Name:      name,
+		Usage:     usage + " (" + method + ")",
+		ArgsUsage: " ",
+		Flags:     []cli.Flag{cursorFlag},
+		Action: withSession(ios, func(c *cli.Context, s *session) error {
+			if err := needArgs(c, 0, 0, "[--cursor CURSOR]"); err != nil {
+				return err
+			}
+			raw, err := s.client.List(c.Context, method, key, c.String("cursor"), !c.IsSet("cursor"))
+			if err != nil {
+				return wrapOp(method, err)
+			}
+			return s.print(c.Context, kind, raw)
+		}),
 	}
-	raw, err := s.client.List(c.Context, method, key, c.String("cursor"), !c.IsSet("cursor"))
-	if err != nil {
-		return wrapOp(method, err)
-	}
-	return s.print(c.Context, kind, raw)
 }
 
 // notFoundError keeps the server's error (and so its exit code) and adds

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -103,20 +104,19 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 
 // fakehttp VAR MODE: serve fakemcp MODE over HTTP; $VAR is its URL.
 func cmdFakeHTTP(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: fakehttp VAR MODE")
-	}
-	srv := httptest.NewServer(fakemcp.Handler(args[1]))
-	ts.Defer(srv.Close)
-	ts.Setenv(args[0], srv.URL+"/mcp")
+	serveFake(ts, neg, args, httptest.NewServer)
 }
 
 // fakehttps VAR MODE: the same over TLS, with a certificate no one trusts.
 func cmdFakeHTTPS(ts *testscript.TestScript, neg bool, args []string) {
+	serveFake(ts, neg, args, httptest.NewTLSServer)
+}
+
+func serveFake(ts *testscript.TestScript, neg bool, args []string, start func(http.Handler) *httptest.Server) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: fakehttps VAR MODE")
+		ts.Fatalf("usage: fakehttp[s] VAR MODE")
 	}
-	srv := httptest.NewTLSServer(fakemcp.Handler(args[1]))
+	srv := start(fakemcp.Handler(args[1]))
 	ts.Defer(srv.Close)
 	ts.Setenv(args[0], srv.URL+"/mcp")
 }

@@ -1,0 +1,104 @@
+//go:build linux
+
+package client
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const prSetChildSubreaper = 36 // PR_SET_CHILD_SUBREAPER from <linux/prctl.h>
+
+// becomeSubreaper makes orphans of our descendants our children until the
+// test ends, so that the test can reap them at once instead of waiting for
+// PID 1 (which may reap late, or never, in a container).
+func becomeSubreaper(t *testing.T) {
+	t.Helper()
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); errno != 0 {
+		t.Skipf("prctl(PR_SET_CHILD_SUBREAPER): %v", errno)
+	}
+	t.Cleanup(func() { _, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 0, 0) })
+}
+
+// reapGroup reaps every exited member of process group pgid that is our
+// child and returns how each ended. Call it only once the group leader has
+// been waited for by os/exec.
+func reapGroup(pgid int) []syscall.WaitStatus {
+	var out []syscall.WaitStatus
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-pgid, &ws, syscall.WNOHANG, nil)
+		if err != nil || pid <= 0 {
+			return out
+		}
+		out = append(out, ws)
+	}
+}
+
+// A server that ignores both its stdin closing and SIGTERM, and whose child
+// does too, is killed with SIGKILL after CloseGrace+TermGrace, and nothing
+// of its process group survives.
+func TestStdioCloseKillsStubbornGroup(t *testing.T) {
+	becomeSubreaper(t)
+	const closeGrace, termGrace = 100 * time.Millisecond, 100 * time.Millisecond
+	tr := shServer(t, `trap "" TERM; echo ready >&2; sleep 30; echo unreachable`,
+		StdioOptions{CloseGrace: closeGrace, TermGrace: termGrace})
+	if err := tr.start(); err != nil {
+		t.Fatal(err)
+	}
+	if !waitUntil(2*time.Second, func() bool { return len(tr.StderrTail()) > 0 }) {
+		t.Fatal("server did not start")
+	}
+	pgid := tr.cmd.Process.Pid
+	if syscall.Kill(-pgid, 0) != nil {
+		t.Fatal("the server is not the leader of its own process group")
+	}
+
+	// Reap the orphaned grandchild (sleep) as soon as the leader is gone.
+	var orphans []syscall.WaitStatus
+	reaped := make(chan struct{})
+	killedAfter := make(chan time.Duration, 1)
+	start := time.Now()
+	go func() {
+		defer close(reaped)
+		<-tr.exited
+		killedAfter <- time.Since(start)
+		deadline := time.Now().Add(time.Second)
+		for time.Now().Before(deadline) {
+			orphans = append(orphans, reapGroup(pgid)...)
+			if len(orphans) > 0 {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+
+	if err := tr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	closeTook := time.Since(start)
+	<-reaped
+
+	if d := <-killedAfter; d < closeGrace+termGrace-10*time.Millisecond || d > closeGrace+termGrace+500*time.Millisecond {
+		t.Errorf("the server ended %v after Close began; want about CloseGrace+TermGrace = %v", d, closeGrace+termGrace)
+	}
+	if closeTook > closeGrace+2*termGrace+time.Second {
+		t.Errorf("Close took %v", closeTook)
+	}
+	if sig := exitSignal(tr.waitErr); sig != syscall.SIGKILL {
+		t.Errorf("the server ended with %v (%v), want SIGKILL", sig, tr.waitErr)
+	}
+	if len(orphans) != 1 || !orphans[0].Signaled() || orphans[0].Signal() != syscall.SIGKILL {
+		t.Errorf("the server's child ended with %v; want it killed by SIGKILL", orphans)
+	}
+	if err := syscall.Kill(-pgid, 0); err != syscall.ESRCH {
+		t.Errorf("kill(-%d, 0) = %v after Close; want ESRCH (the whole group gone)", pgid, err)
+	}
+	for _, l := range tr.StderrTail() {
+		if strings.Contains(l, "unreachable") {
+			t.Error("the server ran on after Close")
+		}
+	}
+}
