@@ -7,9 +7,14 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
+
+// maxSafeInteger bounds integers mirrored into headers: JavaScript peers
+// cannot represent more.
+const maxSafeInteger = 1<<53 - 1
 
 const (
 	base64Prefix = "=?base64?"
@@ -225,7 +230,11 @@ func ParamHeaders(params []HeaderParam, arguments json.RawMessage) (http.Header,
 		case bool:
 			s = fmt.Sprint(v)
 		case json.Number:
-			s = v.String()
+			n, err := v.Int64()
+			if err != nil || n > maxSafeInteger || n < -maxSafeInteger {
+				return nil, fmt.Errorf("argument %s = %s cannot be sent in header Mcp-Param-%s: only integers within ±(2^53-1) may be mirrored", strings.Join(p.Path, "."), v, p.Header)
+			}
+			s = strconv.FormatInt(n, 10)
 		default:
 			return nil, fmt.Errorf("argument %s must be a string, integer or boolean to be sent in header Mcp-Param-%s", strings.Join(p.Path, "."), p.Header)
 		}

@@ -3,6 +3,9 @@
 package client
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -91,7 +94,7 @@ func TestStdioCloseKillsStubbornGroup(t *testing.T) {
 		t.Errorf("the server ended with %v (%v), want SIGKILL", sig, tr.waitErr)
 	}
 	if len(orphans) != 1 || !orphans[0].Signaled() || orphans[0].Signal() != syscall.SIGKILL {
-		t.Errorf("the server's child ended with %v; want it killed by SIGKILL", orphans)
+		t.Errorf("the server's child ended with %v; want it killed by SIGKILL; group members now: %s", orphans, groupMembers(pgid))
 	}
 	if err := syscall.Kill(-pgid, 0); err != syscall.ESRCH {
 		t.Errorf("kill(-%d, 0) = %v after Close; want ESRCH (the whole group gone)", pgid, err)
@@ -101,4 +104,27 @@ func TestStdioCloseKillsStubbornGroup(t *testing.T) {
 			t.Error("the server ran on after Close")
 		}
 	}
+}
+
+// groupMembers describes the processes of group pgid, from /proc.
+func groupMembers(pgid int) string {
+	var out []string
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		fields := strings.Fields(s[i+1:]) // state ppid pgrp ...
+		if len(fields) < 3 || fields[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		out = append(out, s[:i+1]+" state="+fields[0]+" ppid="+fields[1])
+	}
+	return "[" + strings.Join(out, "; ") + "]"
 }
