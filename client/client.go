@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -34,13 +35,35 @@ type Options struct {
 	// OnNotify receives notifications for requests whose CallOptions has
 	// no handler of its own.
 	OnNotify func(Notification)
+
+	// Cache, when set, answers cacheable requests from fresh entries and
+	// stores cacheable results. ServerID names the server in cache keys;
+	// CredentialID (a hash, see HashCredential) keys private results.
+	Cache        *Cache
+	CacheMode    CacheMode
+	ServerID     string
+	CredentialID string
+	// Log receives diagnostic notes (cache hits and misses) for --trace.
+	Log func(string)
 }
+
+// CacheMode says how Call uses the cache.
+type CacheMode int
+
+const (
+	CacheNormal  CacheMode = iota // read fresh entries, write results
+	CacheRefresh                  // do not read, write results
+	CacheOff                      // neither read nor write
+)
 
 // CallOptions tunes one request.
 type CallOptions struct {
 	// Header adds HTTP headers (Mcp-Param-*) to this request only.
 	Header   http.Header
 	OnNotify func(Notification)
+	// Refresh skips cached answers for this request (the result is still
+	// stored).
+	Refresh bool
 }
 
 // Client sends MCP requests over a Transport. It is safe for concurrent use.
@@ -86,6 +109,20 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	if co == nil {
 		co = &CallOptions{}
 	}
+	key, cacheable := c.cacheKey(method, params)
+	if cacheable && c.opts.CacheMode == CacheNormal && !co.Refresh {
+		if res, ok := c.cached(key); ok {
+			return res, nil
+		}
+	}
+	res, err := c.call(ctx, method, params, co)
+	if err == nil && cacheable {
+		c.store(key, res)
+	}
+	return res, err
+}
+
+func (c *Client) call(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
 	retried := false
 	for {
 		version := c.Version()
@@ -233,4 +270,66 @@ func CheckResultType(result json.RawMessage) error {
 		return &InputRequiredError{Methods: methods, Reason: "this build of mcpctl cannot answer input requests"}
 	}
 	return &ProtocolError{Msg: "unknown resultType " + snippet([]byte(*peek.ResultType))}
+}
+
+func (c *Client) logf(format string, a ...any) {
+	if c.opts.Log != nil {
+		c.opts.Log(fmt.Sprintf(format, a...))
+	}
+}
+
+// cacheKey returns the public key of a cacheable request, or false.
+func (c *Client) cacheKey(method string, params json.RawMessage) (CacheKey, bool) {
+	if c.opts.Cache == nil || c.opts.CacheMode == CacheOff || !CacheableMethods[method] {
+		return CacheKey{}, false
+	}
+	p, ok := cacheParams(method, params)
+	if !ok {
+		return CacheKey{}, false
+	}
+	return CacheKey{Server: c.opts.ServerID, Version: c.Version(), Method: method, Params: p}, true
+}
+
+// privateKey is k for a result the server marked private: it is kept
+// apart for each set of credentials.
+func (c *Client) privateKey(k CacheKey) CacheKey {
+	k.Credential = c.opts.CredentialID
+	if k.Credential == "" {
+		k.Credential = "none"
+	}
+	return k
+}
+
+func (c *Client) cached(k CacheKey) (json.RawMessage, bool) {
+	now := c.opts.Cache.now()
+	for _, key := range []CacheKey{k, c.privateKey(k)} {
+		e, ok := c.opts.Cache.Get(key)
+		if !ok {
+			continue
+		}
+		if key.Credential == "" && e.CacheScope == "private" {
+			continue
+		}
+		if e.Fresh(now) {
+			c.logf("cache: %s %s answered from the cache (age %s, ttl %dms)", k.Method, k.Params, now.Sub(e.StoredAt).Round(time.Millisecond), e.TTLMs)
+			return e.Result, true
+		}
+		c.logf("cache: %s %s is stale (age %s, ttl %dms)", k.Method, k.Params, now.Sub(e.StoredAt).Round(time.Millisecond), e.TTLMs)
+	}
+	return nil, false
+}
+
+func (c *Client) store(k CacheKey, result json.RawMessage) {
+	var hints struct {
+		CacheScope string `json:"cacheScope"`
+	}
+	_ = json.Unmarshal(result, &hints)
+	k.Version = c.Version() // a -32022 retry may have changed it
+	if hints.CacheScope == "private" {
+		c.opts.Cache.Delete(k)
+		k = c.privateKey(k)
+	}
+	if err := c.opts.Cache.Put(k, result); err != nil {
+		c.logf("cache: cannot store %s: %v", k.Method, err)
+	}
 }

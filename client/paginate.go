@@ -14,13 +14,18 @@ const maxPages = 10000
 // page under key and no nextCursor; otherwise it returns the one page that
 // cursor ("" for the first) selects, untouched.
 func (c *Client) List(ctx context.Context, method, key, cursor string, all bool) (json.RawMessage, error) {
+	return c.ListWith(ctx, method, key, cursor, all, nil)
+}
+
+// ListWith is List with per-request options (Refresh, handlers).
+func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all bool, co *CallOptions) (json.RawMessage, error) {
 	page := func(cur string) (json.RawMessage, error) {
 		params := json.RawMessage(`{}`)
 		if cur != "" {
 			b, _ := json.Marshal(map[string]string{"cursor": cur})
 			params = b
 		}
-		return c.Call(ctx, method, params, nil)
+		return c.Call(ctx, method, params, co)
 	}
 	first, err := page(cursor)
 	if err != nil || !all {

@@ -92,6 +92,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			promptsCommand(ios),
 			completeCommand(ios),
 			callCommand(ios),
+			cacheCommand(ios),
 		},
 	}
 	setUsageHandlers(app.Commands)
@@ -164,6 +165,7 @@ const (
 	catServer = "Server"
 	catOutput = "Output"
 	catDebug  = "Debugging"
+	catCache  = "Cache"
 )
 
 func globalFlags() []cli.Flag {
@@ -179,6 +181,8 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},
 		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw)", Category: catOutput},
+		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached results (still store new ones)", Category: catCache},
+		&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the result cache", EnvVars: []string{"MCPCTL_NO_CACHE"}, Category: catCache},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print what would be sent and send nothing", Category: catDebug},
 	}

@@ -28,6 +28,9 @@ type session struct {
 	http   bool
 	target string // URL or command, for messages
 	closer []func()
+
+	serverID     string // cache key part
+	credentialID string
 }
 
 func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
@@ -42,9 +45,25 @@ func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
 		return nil, err
 	}
 	opts := client.Options{
-		ClientInfo: client.Implementation{Name: "mcpctl", Version: version()},
-		Timeout:    c.Duration("timeout"),
-		OnNotify:   s.notification,
+		ClientInfo:   client.Implementation{Name: "mcpctl", Version: version()},
+		Timeout:      c.Duration("timeout"),
+		OnNotify:     s.notification,
+		ServerID:     s.serverID,
+		CredentialID: s.credentialID,
+	}
+	switch {
+	case c.Bool("no-cache") || s.dryRun:
+		opts.CacheMode = client.CacheOff
+	case c.Bool("refresh"):
+		opts.CacheMode = client.CacheRefresh
+	}
+	if opts.CacheMode != client.CacheOff {
+		if cache, err := openCache(); err == nil {
+			opts.Cache = cache
+		}
+	}
+	if c.Bool("trace") {
+		opts.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+msg) }
 	}
 	if v := c.String("protocol-version"); v != "" {
 		if !client.IsSupportedVersion(v) {
@@ -132,6 +151,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 			return nil, usagef("%v", err)
 		}
 		s.http, s.target = true, url
+		s.serverID, s.credentialID = serverID(url, nil, nil, ""), credentialID(header)
 		return t, nil
 	}
 	argv, err := shlex.Split(stdio)
@@ -150,6 +170,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		return nil, err
 	}
 	s.target = stdio
+	s.serverID = serverID("", argv, c.StringSlice("env"), c.String("cwd"))
 	return client.NewStdio(client.StdioOptions{
 		Command: argv, Env: env, Dir: c.String("cwd"), Stderr: stderr, Trace: trace, DryRun: dry,
 	}), nil

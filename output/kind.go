@@ -16,4 +16,7 @@ const (
 	KindPromptsList   Kind = "prompts/list"
 	KindPromptGet     Kind = "prompts/get"
 	KindComplete      Kind = "completion/complete"
+	// KindCacheList is mcpctl's own listing of its result cache:
+	// {"entries":[{"method","params","server","age","ttlMs","fresh",…}]}.
+	KindCacheList Kind = "cache/list"
 )

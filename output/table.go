@@ -40,6 +40,12 @@ func buildTable(kind Kind, v *value) *table {
 				return []string{p.str("name"), strings.Join(promptArgs(p), ", "), firstLine(p.str("description"))}
 			})
 		}
+	case KindCacheList:
+		if items, ok := v.array("entries"); ok {
+			return listTable(items, []string{"METHOD", "PARAMS", "SERVER", "AGE", "TTL", "FRESH"}, func(e *value) []string {
+				return []string{e.str("method"), e.get("params").display(), e.str("server"), e.str("age"), e.str("ttl"), e.get("fresh").display()}
+			})
+		}
 	case KindComplete:
 		if items, ok := v.get("completion").array("values"); ok {
 			return listTable(items, []string{"VALUES"}, func(c *value) []string {

@@ -77,6 +77,8 @@ func writeText(t *textWriter, kind Kind, v *value) {
 		ok = textDiscover(t, v)
 	case KindComplete:
 		ok = textComplete(t, v)
+	case KindCacheList:
+		ok = textCacheList(t, v)
 	}
 	// A result that does not have the expected shape is still shown in full
 	// rather than half-rendered.
@@ -389,4 +391,23 @@ func humanSize(n int) string {
 		}
 	}
 	return ""
+}
+
+func textCacheList(t *textWriter, v *value) bool {
+	entries, ok := v.array("entries")
+	if !ok {
+		return false
+	}
+	if len(entries) == 0 {
+		t.linef("the cache is empty")
+	}
+	for _, e := range entries {
+		state := "stale"
+		if e.isTrue("fresh") {
+			state = "fresh"
+		}
+		t.linef("%s %s  %s  (age %s, ttl %s, %s)", t.bold(t.one(e.str("method"))), t.one(e.get("params").display()),
+			t.one(e.str("server")), e.str("age"), e.str("ttl"), state)
+	}
+	return true
 }

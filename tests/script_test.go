@@ -66,6 +66,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("COLUMNS", "100")
+			env.Setenv("MCPCTL_CACHE_DIR", filepath.Join(env.WorkDir, ".cache", "mcpctl"))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -1,0 +1,96 @@
+package commands
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func TestNormalizeArgs(t *testing.T) {
+	ios, _, _, _ := output.Test()
+	app := NewApp(ios)
+	tests := []struct {
+		name string
+		in   string // split on "|"
+		want string
+	}{
+		{"empty", "", ""},
+		{"already in order", "--url|http://x|tools|list", "--url|http://x|tools|list"},
+		{"global flag after the subcommand", "tools|list|--url|http://x", "--url|http://x|tools|list"},
+		{"global flag between command words", "tools|--url|http://x|list", "--url|http://x|tools|list"},
+		{"global flags after positionals", "tools|call|echo|text=hi|--trace|-o|json",
+			"--trace|-o|json|tools|call|--|echo|text=hi"},
+		{"global alias with a value", "tools|list|-H|X-A: 1|-H|X-B: 2", "-H|X-A: 1|-H|X-B: 2|tools|list"},
+		{"value that looks like a command is carried", "tools|list|--stdio|tools", "--stdio|tools|tools|list"},
+		{"value that looks like a flag is carried", "tools|list|--jq|-r", "--jq|-r|tools|list"},
+		{"inline global value", "tools|list|--url=http://x", "--url=http://x|tools|list"},
+		{"single-dash inline global", "tools|list|-o=yaml", "-o=yaml|tools|list"},
+		{"global bool takes no value", "tools|call|--dry-run|echo|a=1", "--dry-run|tools|call|--|echo|a=1"},
+		{"command flag after positionals", "tools|call|echo|a=1|--json|{\"b\":2}",
+			"tools|call|--json|{\"b\":2}|--|echo|a=1"},
+		{"command flag inline", "tools|call|echo|--json={}", "tools|call|--json={}|--|echo"},
+		{"command flag before positionals", "tools|list|--cursor|abc", "tools|list|--cursor|abc"},
+		{"command flag of a nested command", "resources|read|file:///x|--out|f.txt|--url|u",
+			"--url|u|resources|read|--out|f.txt|--|file:///x"},
+		{"repeatable command flag", "complete|--context|a=1|x|--context|b=2",
+			"complete|--context|a=1|--context|b=2|--|x"},
+		{"user -- ends processing", "tools|call|echo|--|--url|x|-o", "tools|call|--|echo|--url|x|-o"},
+		{"user -- right after the command", "tools|call|--|--weird-tool-name|a=1", "tools|call|--|--weird-tool-name|a=1"},
+		{"global flags before a user --", "--trace|call|ping|--url|u|--|--json", "--trace|--url|u|call|--|ping|--json"},
+		{"unknown flag stays with the command", "tools|list|--bogus", "tools|list|--bogus"},
+		{"unknown flag after positionals", "tools|call|echo|--bogus|x", "tools|call|--bogus|--|echo|x"},
+		{"dash alone is positional", "call|ping|-", "call|--|ping|-"},
+		{"dash alone then flags", "tools|call|echo|--json|-|--url|u", "--url|u|tools|call|--json|-|--|echo"},
+		{"command words after a positional are positional", "tools|call|list|call", "tools|call|--|list|call"},
+		{"unknown command is positional", "bogus|--url|u", "--url|u|--|bogus"},
+		{"aliased global value flag at the end", "tools|list|--url", "--url|tools|list"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := normalizeArgs(app, split(tc.in))
+			if want := split(tc.want); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Errorf("normalizeArgs(%q)\n got %q\nwant %q", split(tc.in), got, want)
+			}
+		})
+	}
+}
+
+func split(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "|")
+}
+
+// The input slice is not modified.
+func TestNormalizeArgsKeepsInput(t *testing.T) {
+	ios, _, _, _ := output.Test()
+	in := split("tools|call|echo|a=1|--url|u")
+	orig := append([]string(nil), in...)
+	_ = normalizeArgs(NewApp(ios), in)
+	if !reflect.DeepEqual(in, orig) {
+		t.Errorf("input changed to %q", in)
+	}
+}
+
+func TestFlagName(t *testing.T) {
+	tests := []struct {
+		in     string
+		name   string
+		inline bool
+	}{
+		{"--url", "url", false},
+		{"-H", "H", false},
+		{"--url=http://x?a=b", "url", true},
+		{"-o=json", "o", true},
+		{"--json={\"a\":\"=\"}", "json", true},
+	}
+	for _, tc := range tests {
+		name, inline := flagName(tc.in)
+		if name != tc.name || inline != tc.inline {
+			t.Errorf("flagName(%q) = %q, %v; want %q, %v", tc.in, name, inline, tc.name, tc.inline)
+		}
+	}
+}

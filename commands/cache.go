@@ -1,0 +1,158 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// cacheDir is where cacheable results live: $MCPCTL_CACHE_DIR, else the
+// XDG cache directory ($XDG_CACHE_HOME or ~/.cache) + /mcpctl.
+func cacheDir() (string, error) {
+	if d := os.Getenv("MCPCTL_CACHE_DIR"); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "mcpctl", "results"), nil
+}
+
+func openCache() (*client.Cache, error) {
+	dir, err := cacheDir()
+	if err != nil {
+		return nil, err
+	}
+	return &client.Cache{Dir: dir, Version: version()}, nil
+}
+
+// serverID names the server in cache keys: its URL, or everything that
+// decides which stdio process runs.
+func serverID(url string, argv, env []string, dir string) string {
+	if url != "" {
+		return url
+	}
+	parts := []string{"stdio:" + shellJoin(argv)}
+	if len(env) > 0 {
+		extra := append([]string(nil), env...)
+		sort.Strings(extra)
+		parts = append(parts, "env:"+strings.Join(extra, "\x00"))
+	}
+	if dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err == nil {
+			dir = abs
+		}
+		parts = append(parts, "cwd:"+dir)
+	}
+	return strings.Join(parts, " ")
+}
+
+// credentialID hashes the credentials sent with every request, so that
+// results a server marks private are kept apart per credential and the
+// secret itself never reaches the disk.
+func credentialID(header map[string][]string) string {
+	var parts []string
+	for k, vs := range header {
+		if secretHeader.MatchString(k) {
+			parts = append(parts, k+":"+strings.Join(vs, ","))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	sort.Strings(parts)
+	return client.HashCredential(parts...)
+}
+
+func cacheCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:  "cache",
+		Usage: "show or empty the cache of results (ttlMs / cacheScope)",
+		Description: "server/discover, tools/list, prompts/list, resources/list, resources/templates/list and\n" +
+			"resources/read results are kept on disk while their ttlMs says they are fresh.\n" +
+			"The cache lives in $MCPCTL_CACHE_DIR, else $XDG_CACHE_HOME/mcpctl/results.",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "list",
+				Usage:     "list cached results with their age and TTL",
+				ArgsUsage: " ",
+				Action: func(c *cli.Context) error {
+					render, err := renderOptions(c, ios)
+					if err != nil {
+						return err
+					}
+					cache, err := openCache()
+					if err != nil {
+						return err
+					}
+					entries, err := cache.List()
+					if err != nil {
+						return fmt.Errorf("reading the cache: %w", err)
+					}
+					return output.Render(c.Context, ios, render, output.KindCacheList, cacheListing(entries, time.Now()))
+				},
+			},
+			{
+				Name:      "clear",
+				Usage:     "remove every cached result",
+				ArgsUsage: " ",
+				Action: func(c *cli.Context) error {
+					cache, err := openCache()
+					if err != nil {
+						return err
+					}
+					n, err := cache.Clear()
+					if err != nil {
+						return fmt.Errorf("clearing the cache: %w", err)
+					}
+					fmt.Fprintf(ios.ErrOut, "mcpctl: removed %d cached results from %s\n", n, cache.Dir)
+					return nil
+				},
+			},
+		},
+	}
+}
+
+type cacheListEntry struct {
+	Method   string          `json:"method"`
+	Params   json.RawMessage `json:"params"`
+	Server   string          `json:"server"`
+	Version  string          `json:"protocolVersion"`
+	Scope    string          `json:"cacheScope"`
+	StoredAt time.Time       `json:"storedAt"`
+	Age      string          `json:"age"`
+	TTLMs    int64           `json:"ttlMs"`
+	TTL      string          `json:"ttl"`
+	Fresh    bool            `json:"fresh"`
+	File     string          `json:"file"`
+}
+
+func cacheListing(entries []*client.CacheEntry, now time.Time) json.RawMessage {
+	out := struct {
+		Entries []cacheListEntry `json:"entries"`
+	}{Entries: []cacheListEntry{}}
+	for _, e := range entries {
+		params := json.RawMessage(e.Key.Params)
+		if !json.Valid(params) {
+			params = json.RawMessage("{}")
+		}
+		out.Entries = append(out.Entries, cacheListEntry{
+			Method: e.Key.Method, Params: params, Server: e.Key.Server, Version: e.Key.Version,
+			Scope: e.CacheScope, StoredAt: e.StoredAt, Age: now.Sub(e.StoredAt).Round(time.Second).String(),
+			TTLMs: e.TTLMs, TTL: (time.Duration(e.TTLMs) * time.Millisecond).String(), Fresh: e.Fresh(now), File: e.File,
+		})
+	}
+	b, _ := json.Marshal(out)
+	return b
+}

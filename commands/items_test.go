@@ -1,0 +1,160 @@
+package commands
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBuildArguments(t *testing.T) {
+	tests := []struct {
+		name  string
+		json  string
+		items []string
+		stdin string
+		want  string
+	}{
+		{"nothing", "", nil, "", `{}`},
+		{"key=value is a string", "", []string{"text=hello"}, "", `{"text":"hello"}`},
+		{"numbers stay strings with =", "", []string{"n=42", "b=true", "z=null"}, "", `{"n":"42","b":"true","z":"null"}`},
+		{"empty value", "", []string{"e="}, "", `{"e":""}`},
+		{"value with = and :", "", []string{"url=http://x/?a=b", "t=12:00"}, "", `{"url":"http://x/?a=b","t":"12:00"}`},
+		{"key with a colon inside", "", []string{"a:b=c"}, "", `{"a:b":"c"}`},
+		{"value with quotes and unicode", "", []string{`q=say "hi" 世界`}, "", `{"q":"say \"hi\" 世界"}`},
+		{"no HTML escaping", "", []string{"h=<b>&</b>"}, "", `{"h":"<b>&</b>"}`},
+		{"control characters escaped", "", []string{"c=a\tb\nc"}, "", `{"c":"a\tb\nc"}`},
+		{":= number kept exactly", "", []string{"price:=1.50", "big:=9007199254740993", "e:=1e3"}, "", `{"price":1.50,"big":9007199254740993,"e":1e3}`},
+		{":= object", "", []string{`o:={"b":1, "a":[1,2]}`}, "", `{"o":{"b":1, "a":[1,2]}}`},
+		{":= array, bool, null, string", "", []string{"a:=[1,2]", "t:=true", "n:=null", `s:="x"`}, "", `{"a":[1,2],"t":true,"n":null,"s":"x"}`},
+		{":= with surrounding spaces", "", []string{"n:= 7 "}, "", `{"n":7}`},
+		{":= value containing =", "", []string{`s:="a=b"`}, "", `{"s":"a=b"}`},
+		{"key order as written", "", []string{"z=1", "a=2", "m=3"}, "", `{"z":"1","a":"2","m":"3"}`},
+		{"later item overrides in place", "", []string{"a=1", "b=2", "a:=3"}, "", `{"a":3,"b":"2"}`},
+		{"--json alone keeps order and numbers", `{"z":1.50,"a":{"y":1,"x":2}}`, nil, "", `{"z":1.50,"a":{"y":1,"x":2}}`},
+		{"items override --json keys in place", `{"a":1,"b":2,"c":3}`, []string{"b=two", "d:=4"}, "", `{"a":1,"b":"two","c":3,"d":4}`},
+		{"--json with whitespace", " \n{ \"a\" : 1 }\n", nil, "", `{"a":1}`},
+		{"--json empty object", `{}`, []string{"a=1"}, "", `{"a":"1"}`},
+		{"--json - reads stdin", "-", []string{"b=2"}, `{"a":null,"s":"","c":"\u0001"}` + "\n", `{"a":null,"s":"","c":"\u0001","b":"2"}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := buildArguments(tc.json, tc.items, strings.NewReader(tc.stdin))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("buildArguments(%q, %q)\n got %s\nwant %s", tc.json, tc.items, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestBuildArgumentsJSONFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "args.json")
+	if err := os.WriteFile(path, []byte(`{"region":"us-west1","n":1.0}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := buildArguments("@"+path, []string{"n:=2"}, strings.NewReader("not read"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"region":"us-west1","n":2}` {
+		t.Errorf("got %s", got)
+	}
+
+	_, err = buildArguments("@"+filepath.Join(t.TempDir(), "missing.json"), nil, nil)
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "missing.json") {
+		t.Errorf("missing file: err = %v, want *UsageError naming the file", err)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("stdin broken") }
+
+func TestBuildArgumentsErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		json  string
+		items []string
+		stdin io.Reader
+		msg   string // part of the message
+	}{
+		{"--json array", `[1]`, nil, nil, "an array"},
+		{"--json string", `"x"`, nil, nil, "a string"},
+		{"--json number", `1`, nil, nil, "a number"},
+		{"--json null", `null`, nil, nil, "null"},
+		{"--json invalid", `{"a":`, nil, nil, "not valid JSON"},
+		{"--json unterminated", `{"a":1`, nil, nil, "not valid JSON"},
+		{"--json not JSON", `a=1`, nil, nil, "not valid JSON"},
+		{"--json empty stdin", "-", nil, strings.NewReader(""), "not valid JSON"},
+		{"--json trailing data", `{"a":1} {"b":2}`, nil, nil, "extra data"},
+		{"--json trailing garbage", `{"a":1}x`, nil, nil, "extra data"},
+		{"--json trailing brace", `{"a":1}}`, nil, nil, ""},
+		{"--json stdin fails", "-", nil, failingReader{}, "stdin"},
+		{"item without =", "", []string{"novalue"}, nil, "key=value"},
+		{"empty key", "", []string{"=v"}, nil, "key=value"},
+		{"empty key with :=", "", []string{":=1"}, nil, "key=value"},
+		{":= invalid JSON", "", []string{"n:=abc"}, nil, "must be JSON"},
+		{":= empty", "", []string{"n:="}, nil, "must be JSON"},
+		{":= two values", "", []string{"n:=1 2"}, nil, "must be JSON"},
+		{":= unquoted string", "", []string{"s:=hello"}, nil, "must be JSON"},
+		// BUG: json.Decoder.More reports false before a closing bracket, so a
+		// stray "}" or "]" after the value is silently dropped.
+		{":= trailing brace", "", []string{"n:=1}"}, nil, "must be JSON"},
+		{":= trailing bracket", "", []string{"a:=[1]]"}, nil, "must be JSON"},
+		{"a bad item after good ones", "", []string{"a=1", "bad"}, nil, "bad"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			stdin := tc.stdin
+			if stdin == nil {
+				stdin = strings.NewReader("")
+			}
+			got, err := buildArguments(tc.json, tc.items, stdin)
+			var ue *UsageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("buildArguments(%q, %q) = %s, %v; want *UsageError", tc.json, tc.items, got, err)
+			}
+			if !strings.Contains(ue.Msg, tc.msg) {
+				t.Errorf("message %q does not contain %q", ue.Msg, tc.msg)
+			}
+			if ExitCode(err) != ExitUsage {
+				t.Errorf("exit code %d", ExitCode(err))
+			}
+		})
+	}
+}
+
+func TestJSONString(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", `""`},
+		{"plain", `"plain"`},
+		{"<script>&'", `"<script>&'"`},
+		{`"quoted" \ back`, `"\"quoted\" \\ back"`},
+		{"line\nbreak\ttab\r", `"line\nbreak\ttab\r"`},
+		{"\x00\x1f", `"\u0000\u001f"`},
+		{"世界 ✓", `"世界 ✓"`},
+		{"\u2028", `"\u2028"`},
+		{"\xff", `"\ufffd"`},
+	}
+	for _, tc := range tests {
+		if got := string(jsonString(tc.in)); got != tc.want {
+			t.Errorf("jsonString(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseObjectKeepsOrderAndLastDuplicate(t *testing.T) {
+	o, err := parseObject("params", []byte(`{"b":1,"a":2,"b":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(o.raw()); got != `{"b":3,"a":2}` {
+		t.Errorf("got %s", got)
+	}
+}
