@@ -67,6 +67,9 @@ const echoTools = `{"tools":[{"name":"echo","description":"Echo the arguments ba
 func (s *server) handle(req request) reply {
 	n := s.count(req.Method)
 	id := req.ID
+	if strings.HasPrefix(s.mode, "cached") {
+		return s.cached(req)
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -164,4 +167,52 @@ func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
 		"version", "noversion", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
+}
+
+// cached plays a server whose results carry caching hints ("cached" or
+// "cached:TTLMS"): tools/list, prompts/list and server/discover are public,
+// resources/read is private, and fake/count reports how many requests of
+// each method the server has seen, so tests can count round trips.
+func (s *server) cached(req request) reply {
+	ttl := "60000"
+	if _, t, ok := strings.Cut(s.mode, ":"); ok {
+		ttl = t
+	}
+	id := req.ID
+	var res string
+	switch req.Method {
+	case "server/discover":
+		res = `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":` + ttl + `,"cacheScope":"public"}`
+	case "tools/list":
+		res = `{"tools":[{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}}],"ttlMs":` + ttl + `,"cacheScope":"public"}`
+	case "prompts/list":
+		res = `{"prompts":[],"ttlMs":` + ttl + `}`
+	case "resources/list":
+		res = `{"resources":[]}` // no ttlMs: never cached
+	case "resources/read":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		if p.URI == "demo://ask" {
+			// An interim answer, wrongly carrying hints: still never cached.
+			res = `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"Sure?","requestedSchema":{"type":"object","properties":{}}}}},"ttlMs":60000,"cacheScope":"public"}`
+			break
+		}
+		res = fmt.Sprintf(`{"contents":[{"uri":%q,"text":"secret for %s"}],"ttlMs":%s,"cacheScope":"private"}`, p.URI, p.URI, ttl)
+	case "fake/count":
+		s.mu.Lock()
+		counts := map[string]int{}
+		for k, v := range s.calls {
+			if k != "fake/count" {
+				counts[k] = v
+			}
+		}
+		s.mu.Unlock()
+		b, _ := json.Marshal(counts)
+		res = string(b)
+	default:
+		return s.echo(req)
+	}
+	return reply{messages: []string{result(id, res)}, exit: -1}
 }
