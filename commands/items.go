@@ -111,40 +111,11 @@ func jsonKind(tok json.Token) string {
 	return fmt.Sprintf("%v", tok)
 }
 
-// buildArguments turns --json and request items into one JSON object.
-// Items are key=value (a string) or key:=JSON (any JSON value); later ones
-// override earlier ones and --json.
+// buildArguments turns --json and request items into one JSON object
+// (see reqitems.go for the item syntax).
 func buildArguments(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, error) {
-	obj := newObject()
-	if jsonFlag != "" {
-		data, err := readJSONArg("--json", jsonFlag, stdin)
-		if err != nil {
-			return nil, err
-		}
-		if obj, err = parseObject("--json", data); err != nil {
-			return nil, err
-		}
-	}
-	for _, it := range items {
-		eq := strings.IndexByte(it, '=')
-		if eq <= 0 || (eq == 1 && it[0] == ':') {
-			return nil, usagef("invalid argument %q: write key=value (a string) or key:=JSON (any JSON value)", it)
-		}
-		key, value := it[:eq], it[eq+1:]
-		if strings.HasSuffix(key, ":") {
-			key = key[:len(key)-1]
-			var v json.RawMessage
-			dec := json.NewDecoder(strings.NewReader(value))
-			dec.UseNumber()
-			if err := dec.Decode(&v); err != nil || dec.More() {
-				return nil, usagef("invalid argument %q: the value after := must be JSON (quote strings: %s:='\"text\"')", it, key)
-			}
-			obj.set(key, v)
-			continue
-		}
-		obj.set(key, jsonString(value))
-	}
-	return obj.raw(), nil
+	args, _, err := parseRequestItems(jsonFlag, items, stdin)
+	return args, err
 }
 
 // jsonString encodes s without the HTML escaping json.Marshal applies, so

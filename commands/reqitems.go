@@ -1,0 +1,358 @@
+package commands
+
+// Request items, HTTPie style, for tools call and prompts get:
+//
+//	key=value        a string (typed later from the tool's schema)
+//	key:=JSON        any JSON value
+//	key=@FILE        the file's text; key=@- reads stdin
+//	key:=@FILE.json  the file's JSON; key:=@- reads JSON from stdin
+//	a[b][c]:=1       nested objects; a[0]=x indexes an array; tags[]=x appends
+//	\= \: \@ \[ \\   escapes in keys; a value starting with \@ is a literal "@…"
+//
+// Items apply in order onto the --json base object, so later ones win.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// pathSeg is one step of an item's key path.
+type pathSeg struct {
+	key    string
+	index  int  // >= 0 for a[3]
+	append bool // a[]
+}
+
+func (p pathSeg) isKey() bool { return !p.append && p.index < 0 }
+
+type requestItem struct {
+	text  string
+	path  []pathSeg
+	json  bool // := rather than =
+	value string
+}
+
+// parseItemKey splits an item into its key path, operator and value.
+func parseItemKey(text string) (requestItem, error) {
+	it := requestItem{text: text}
+	bad := func(why string) (requestItem, error) {
+		return it, usagef("invalid argument %q: %s", text, why)
+	}
+	var tok strings.Builder
+	inBracket, afterBracket := false, false
+	i := 0
+	for ; i < len(text); i++ {
+		ch := text[i]
+		if ch == '\\' && i+1 < len(text) {
+			i++
+			if afterBracket && !inBracket {
+				return bad("text after ] must be another [...]")
+			}
+			tok.WriteByte(text[i])
+			continue
+		}
+		if inBracket {
+			if ch == ']' {
+				it.path = append(it.path, bracketSeg(tok.String()))
+				tok.Reset()
+				inBracket, afterBracket = false, true
+				continue
+			}
+			tok.WriteByte(ch)
+			continue
+		}
+		switch {
+		case ch == '[':
+			if len(it.path) == 0 {
+				if tok.Len() == 0 {
+					return bad("the key is empty")
+				}
+				it.path = append(it.path, pathSeg{key: tok.String(), index: -1})
+				tok.Reset()
+			}
+			inBracket = true
+			continue
+		case ch == ':' && i+1 < len(text) && text[i+1] == '=':
+			it.json = true
+			i++
+		case ch == '=':
+		default:
+			if afterBracket {
+				return bad("text after ] must be another [...] or the = sign")
+			}
+			tok.WriteByte(ch)
+			continue
+		}
+		break // found the operator
+	}
+	if inBracket {
+		return bad("unterminated [")
+	}
+	if i >= len(text) {
+		return bad("write key=value (a string), key:=JSON (any JSON value), key=@FILE or key:=@FILE.json")
+	}
+	if len(it.path) == 0 {
+		if tok.Len() == 0 {
+			return bad("the key is empty")
+		}
+		it.path = append(it.path, pathSeg{key: tok.String(), index: -1})
+	}
+	it.value = text[i+1:]
+	return it, nil
+}
+
+func bracketSeg(s string) pathSeg {
+	if s == "" {
+		return pathSeg{append: true, index: -1}
+	}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && strings.TrimLeft(s, "0123456789") == "" {
+		return pathSeg{index: n}
+	}
+	return pathSeg{key: s, index: -1}
+}
+
+// itemValue produces the JSON value of an item; isString reports a plain
+// key=value string that schema typing may convert.
+func (it requestItem) jsonValue(stdin *stdinOnce) (v json.RawMessage, isString bool, err error) {
+	val := it.value
+	fileRef := strings.HasPrefix(val, "@")
+	if strings.HasPrefix(val, `\@`) {
+		val = val[1:]
+	}
+	if !fileRef {
+		if !it.json {
+			return jsonString(val), true, nil
+		}
+		return parseJSONValue(it.text, []byte(val), "the value after := must be JSON (quote strings: key:='\"text\"')")
+	}
+	data, err := stdin.readSource(it.text, val[1:])
+	if err != nil {
+		return nil, false, err
+	}
+	if !it.json {
+		return jsonString(string(data)), false, nil
+	}
+	return parseJSONValue(it.text, data, "the file does not hold valid JSON")
+}
+
+func parseJSONValue(item string, data []byte, why string) (json.RawMessage, bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v json.RawMessage
+	if err := dec.Decode(&v); err != nil || dec.More() {
+		return nil, false, usagef("invalid argument %q: %s", item, why)
+	}
+	return v, false, nil
+}
+
+// stdinOnce hands stdin to at most one item: it cannot be read twice.
+type stdinOnce struct {
+	r    io.Reader
+	used string
+}
+
+func (s *stdinOnce) readSource(item, name string) ([]byte, error) {
+	if name == "-" {
+		if s.used != "" {
+			return nil, usagef("invalid argument %q: stdin is already used by %q", item, s.used)
+		}
+		s.used = item
+		b, err := io.ReadAll(s.r)
+		if err != nil {
+			return nil, usagef("invalid argument %q: cannot read stdin: %v", item, err)
+		}
+		return b, nil
+	}
+	if name == "" {
+		return nil, usagef("invalid argument %q: name a file after @ (or @- for stdin)", item)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, usagef("invalid argument %q: %v", item, err)
+	}
+	return b, nil
+}
+
+// parseRequestItems builds the arguments object from --json and items. It
+// also returns the paths of plain key=value strings, which may be typed
+// from the tool's schema; array positions appear as decimal strings.
+func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, [][]string, error) {
+	in := &stdinOnce{r: stdin}
+	root := &jnode{kind: 'o', fields: map[string]*jnode{}}
+	if jsonFlag != "" {
+		if jsonFlag == "-" {
+			in.used = "--json -"
+		}
+		data, err := readJSONArg("--json", jsonFlag, stdin)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := parseObject("--json", data); err != nil {
+			return nil, nil, err
+		}
+		root = &jnode{kind: 'r', raw: bytes.TrimSpace(data)}
+	}
+	var stringPaths [][]string
+	for _, text := range items {
+		it, err := parseItemKey(text)
+		if err != nil {
+			return nil, nil, err
+		}
+		v, isString, err := it.jsonValue(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		path, err := root.set(it.path, v)
+		if err != nil {
+			return nil, nil, usagef("invalid argument %q: %v", text, err)
+		}
+		if isString {
+			stringPaths = append(stringPaths, path)
+		}
+	}
+	var b bytes.Buffer
+	root.write(&b)
+	return b.Bytes(), stringPaths, nil
+}
+
+// jnode is a JSON value under construction: objects keep their key order,
+// and parts nobody touches stay raw, so --json numbers keep their text.
+type jnode struct {
+	kind   byte // 'o' object, 'a' array, 'r' raw
+	keys   []string
+	fields map[string]*jnode
+	items  []*jnode
+	raw    json.RawMessage
+}
+
+// open turns a raw object or array into a node one level deep.
+func (n *jnode) open() {
+	if n.kind != 'r' || len(n.raw) == 0 {
+		return
+	}
+	switch n.raw[0] {
+	case '{':
+		o, err := parseObject("value", n.raw)
+		if err != nil {
+			return
+		}
+		n.kind, n.fields, n.raw = 'o', map[string]*jnode{}, nil
+		for _, k := range o.keys {
+			n.keys = append(n.keys, k)
+			n.fields[k] = &jnode{kind: 'r', raw: o.vals[k]}
+		}
+	case '[':
+		var items []json.RawMessage
+		if json.Unmarshal(n.raw, &items) != nil {
+			return
+		}
+		n.kind, n.raw = 'a', nil
+		for _, it := range items {
+			n.items = append(n.items, &jnode{kind: 'r', raw: it})
+		}
+	}
+}
+
+func (n *jnode) describe() string {
+	if n.kind == 'r' && len(n.raw) > 0 {
+		switch n.raw[0] {
+		case '"':
+			return "a string"
+		case 't', 'f':
+			return "a boolean"
+		case 'n':
+			return "null"
+		default:
+			return "a number"
+		}
+	}
+	return "a value"
+}
+
+// set stores v at path and returns the concrete path (appends resolved).
+func (n *jnode) set(path []pathSeg, v json.RawMessage) ([]string, error) {
+	var out []string
+	cur := n
+	for i, seg := range path {
+		last := i == len(path)-1
+		cur.open()
+		var next **jnode
+		switch {
+		case seg.isKey():
+			if cur.kind != 'o' {
+				if cur.kind == 'r' && len(cur.raw) > 0 && cur.raw[0] != 'n' {
+					return nil, fmt.Errorf("%s is %s, not an object", strings.Join(out, "."), cur.describe())
+				}
+				*cur = jnode{kind: 'o', fields: map[string]*jnode{}}
+			}
+			if _, ok := cur.fields[seg.key]; !ok {
+				cur.keys = append(cur.keys, seg.key)
+				cur.fields[seg.key] = &jnode{kind: 'r'}
+			}
+			child := cur.fields[seg.key]
+			next = &child
+			out = append(out, seg.key)
+		default:
+			if cur.kind != 'a' {
+				if cur.kind == 'r' && len(cur.raw) > 0 && cur.raw[0] != 'n' {
+					return nil, fmt.Errorf("%s is %s, not an array", strings.Join(out, "."), cur.describe())
+				}
+				*cur = jnode{kind: 'a'}
+			}
+			idx := seg.index
+			if seg.append {
+				idx = len(cur.items)
+			}
+			if idx > len(cur.items) {
+				return nil, fmt.Errorf("index %d is past the end of %s (length %d)", idx, strings.Join(out, "."), len(cur.items))
+			}
+			if idx == len(cur.items) {
+				cur.items = append(cur.items, &jnode{kind: 'r'})
+			}
+			child := cur.items[idx]
+			next = &child
+			out = append(out, strconv.Itoa(idx))
+		}
+		if last {
+			**next = jnode{kind: 'r', raw: v}
+		}
+		cur = *next
+	}
+	return out, nil
+}
+
+func (n *jnode) write(b *bytes.Buffer) {
+	switch n.kind {
+	case 'o':
+		b.WriteByte('{')
+		for i, k := range n.keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(jsonString(k))
+			b.WriteByte(':')
+			n.fields[k].write(b)
+		}
+		b.WriteByte('}')
+	case 'a':
+		b.WriteByte('[')
+		for i, it := range n.items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			it.write(b)
+		}
+		b.WriteByte(']')
+	default:
+		if len(n.raw) == 0 {
+			b.WriteString("null")
+			return
+		}
+		b.Write(n.raw)
+	}
+}
