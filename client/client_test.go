@@ -169,9 +169,10 @@ func TestWithMetaParamsError(t *testing.T) {
 		{"invalid JSON", `{"a":`},
 		{"_meta array", `{"_meta":[1]}`},
 		{"_meta string", `{"_meta":"x"}`},
-		// BUG: splitObject stops at the first member it cannot find and never
-		// checks for the closing brace or trailing data, so these are
-		// silently repaired or truncated instead of rejected.
+		// Regression (fixed): once wrong, now pinned:
+		//   splitObject stops at the first member it cannot find and never
+		//   checks for the closing brace or trailing data, so these are silently
+		//   repaired or truncated instead of rejected.
 		{"unterminated object", `{"a":1`},
 		{"trailing data", `{"a":1} {"b":2}`},
 	}

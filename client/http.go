@@ -69,7 +69,11 @@ func NewHTTP(opts HTTPOptions) (*HTTPTransport, error) {
 		if opts.Insecure {
 			tr.TLSClientConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // the user asked for it
 		}
-		c = &http.Client{Transport: tr}
+		c = &http.Client{Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
+			// A redirect would turn the POST into a GET or resend the body
+			// somewhere the user never named; report it instead.
+			return http.ErrUseLastResponse
+		}}
 	}
 	return &HTTPTransport{opts: opts, client: c}, nil
 }

@@ -556,11 +556,14 @@ func TestHTTPTrace(t *testing.T) {
 	}
 }
 
-// BUG: HTTPOptions.HTTPClient documents that the default client "never
-// follows redirects silently for POST", and RoundTrip treats any status
-// >= 300 as a failure, but NewHTTP builds an http.Client without
-// CheckRedirect, so net/http follows a 307/308 by re-POSTing the body to
-// the new location (and a 301/302/303 by switching to GET).
+// Regression (fixed): once wrong, now pinned:
+//
+//	HTTPOptions.HTTPClient documents that the default client "never
+//	follows redirects silently for POST", and RoundTrip treats any
+//	status >= 300 as a failure, but NewHTTP builds an http.Client
+//	without CheckRedirect, so net/http follows a 307/308 by re-POSTing
+//	the body to the new location (and a 301/302/303 by switching to
+//	GET).
 func TestHTTPDoesNotFollowRedirects(t *testing.T) {
 	for _, status := range []int{http.StatusTemporaryRedirect, http.StatusFound} {
 		t.Run(fmt.Sprint(status), func(t *testing.T) {

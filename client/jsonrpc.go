@@ -85,7 +85,7 @@ func DecodeMessage(data []byte) (*Message, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, &ProtocolError{Msg: fmt.Sprintf("server sent invalid JSON: %s: %s", err, snippet(data))}
 	}
-	if dec.More() {
+	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, &ProtocolError{Msg: "server sent trailing data after a JSON message: " + snippet(data)}
 	}
 	if m.Kind() == "invalid" {

@@ -37,8 +37,9 @@ func TestDecodeMessage(t *testing.T) {
 		{"envelope only", `{"jsonrpc":"2.0"}`, ""},
 		{"id without result or error", `{"jsonrpc":"2.0","id":1}`, ""},
 		{"params without method", `{"jsonrpc":"2.0","params":{}}`, ""},
-		// BUG: json.Decoder.More reports false before a closing bracket, so
-		// DecodeMessage accepts a message followed by a stray "}" or "]".
+		// Regression (fixed): once wrong, now pinned:
+		//   json.Decoder.More reports false before a closing bracket, so
+		//   DecodeMessage accepts a message followed by a stray "}" or "]".
 		{"trailing closing brace", `{"jsonrpc":"2.0","id":1,"result":{}}}`, ""},
 		{"trailing closing bracket", `{"jsonrpc":"2.0","id":1,"result":{}}]`, ""},
 	}

@@ -35,6 +35,12 @@ func splitObject(raw json.RawMessage) ([]field, error) {
 		}
 		out = append(out, field{Key: kt.(string), Value: v})
 	}
+	if end, err := dec.Token(); err != nil || end != json.Delim('}') {
+		return nil, fmt.Errorf("unterminated JSON object")
+	}
+	if len(bytes.TrimSpace(raw[dec.InputOffset():])) > 0 {
+		return nil, fmt.Errorf("trailing data after the JSON object")
+	}
 	return out, nil
 }
 

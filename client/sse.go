@@ -24,6 +24,10 @@ var errEventTooLarge = errors.New("event too large")
 // dispatches an event if it has data. fn returning an error stops the read.
 func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
 	br := bufio.NewReaderSize(r, 32<<10)
+	// The stream may start with a byte-order mark, which is not data.
+	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
+		_, _ = br.Discard(3)
+	}
 	ev := sseEvent{Retry: -1}
 	var data bytes.Buffer
 	hasData := false
@@ -73,8 +77,10 @@ func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
 				ev.ID = string(value)
 			}
 		case "retry":
-			if n, perr := strconv.Atoi(string(value)); perr == nil && n >= 0 {
-				ev.Retry = n
+			if len(value) > 0 && len(bytes.Trim(value, "0123456789")) == 0 {
+				if n, perr := strconv.Atoi(string(value)); perr == nil {
+					ev.Retry = n
+				}
 			}
 		}
 		if err != nil {

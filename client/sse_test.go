@@ -235,11 +235,13 @@ func TestReadSSEWHATWGDetails(t *testing.T) {
 		in   string
 		want []sseEvent
 	}{
-		// BUG: "retry" must be ignored unless its value is only ASCII digits;
-		// strconv.Atoi accepts a sign, so "+5" sets Retry to 5.
+		// Regression (fixed): once wrong, now pinned:
+		//   "retry" must be ignored unless its value is only ASCII digits;
+		//   strconv.Atoi accepts a sign, so "+5" sets Retry to 5.
 		{"retry with a plus sign ignored", "retry: +5\ndata: x\n\n", []sseEvent{ev("", "x", "", -1)}},
-		// BUG: one leading U+FEFF BYTE ORDER MARK must be ignored; readSSE
-		// reads "\ufeffdata" as an unknown field and drops the event.
+		// Regression (fixed): once wrong, now pinned:
+		//   one leading U+FEFF BYTE ORDER MARK must be ignored; readSSE reads
+		//   "\ufeffdata" as an unknown field and drops the event.
 		{"leading BOM ignored", "\ufeffdata: x\n\n", []sseEvent{ev("", "x", "", -1)}},
 	}
 	for _, tc := range tests {

@@ -20,6 +20,9 @@ func normalizeArgs(app *cli.App, args []string) []string {
 		return args
 	}
 	globals := flagArity(app.Flags)
+	// -h and --help belong to whichever command they follow.
+	delete(globals, "h")
+	delete(globals, "help")
 	var front, path, local, positional []string
 	flags := app.Flags
 	subs := app.Commands

@@ -144,7 +144,7 @@ func parseJSONValue(item string, data []byte, why string) (json.RawMessage, bool
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v json.RawMessage
-	if err := dec.Decode(&v); err != nil || dec.More() {
+	if err := dec.Decode(&v); err != nil || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
 		return nil, false, usagef("invalid argument %q: %s", item, why)
 	}
 	return v, false, nil
@@ -258,8 +258,21 @@ func (n *jnode) open() {
 	}
 }
 
+// empty reports a node that holds nothing yet (or null): it may become
+// an object or an array. Anything else keeps its type: an item that treats
+// it as another kind is a mistake, not a reason to drop data.
+func (n *jnode) empty() bool {
+	return n.kind == 'r' && (len(n.raw) == 0 || string(n.raw) == "null")
+}
+
 func (n *jnode) describe() string {
-	if n.kind == 'r' && len(n.raw) > 0 {
+	switch n.kind {
+	case 'o':
+		return "an object"
+	case 'a':
+		return "an array"
+	}
+	if len(n.raw) > 0 {
 		switch n.raw[0] {
 		case '"':
 			return "a string"
@@ -285,7 +298,7 @@ func (n *jnode) set(path []pathSeg, v json.RawMessage) ([]string, error) {
 		switch {
 		case seg.isKey():
 			if cur.kind != 'o' {
-				if cur.kind == 'r' && len(cur.raw) > 0 && cur.raw[0] != 'n' {
+				if !cur.empty() {
 					return nil, fmt.Errorf("%s is %s, not an object", strings.Join(out, "."), cur.describe())
 				}
 				*cur = jnode{kind: 'o', fields: map[string]*jnode{}}
@@ -299,7 +312,7 @@ func (n *jnode) set(path []pathSeg, v json.RawMessage) ([]string, error) {
 			out = append(out, seg.key)
 		default:
 			if cur.kind != 'a' {
-				if cur.kind == 'r' && len(cur.raw) > 0 && cur.raw[0] != 'n' {
+				if !cur.empty() {
 					return nil, fmt.Errorf("%s is %s, not an array", strings.Join(out, "."), cur.describe())
 				}
 				*cur = jnode{kind: 'a'}

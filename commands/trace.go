@@ -85,7 +85,7 @@ func printDryRun(w io.Writer, r client.DryRunRequest) {
 func shellJoin(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
-		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~") {
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`|&;<>()*?[]#~{}!") {
 			parts[i] = a
 			continue
 		}

@@ -103,8 +103,9 @@ func TestShellJoin(t *testing.T) {
 		{[]string{"*.go", "a?", "[ab]", "#c", "~"}, "'*.go' 'a?' '[ab]' '#c' '~'"},
 		{[]string{"tab\there", "new\nline"}, "'tab\there' 'new\nline'"},
 		{[]string{"世界"}, "世界"},
-		// BUG: "{" is not quoted, so bash brace expansion turns the printed
-		// "echo {a,b}" into two arguments, a and b.
+		// Regression (fixed): once wrong, now pinned:
+		//   "{" is not quoted, so bash brace expansion turns the printed "echo
+		//   {a,b}" into two arguments, a and b.
 		{[]string{"echo", "{a,b}"}, "echo '{a,b}'"},
 	}
 	for _, tc := range tests {
