@@ -28,6 +28,10 @@ const instructions = "Demo server for MCP client testing. Use calculator_arithme
 	"weather_current for (fake, deterministic) weather. Resources and the weather_report prompt " +
 	"are also available."
 
+// cacheTTL is the ttlMs the demo puts on its cacheable results (lists,
+// server/discover, resources/read); --ttl-ms changes it.
+var cacheTTL = 60000
+
 func newServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "mcpctl-demo",
@@ -36,6 +40,9 @@ func newServer() *mcp.Server {
 	}, &mcp.ServerOptions{
 		Instructions:      instructions,
 		CompletionHandler: complete,
+		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+			c.TTLMs = cacheTTL
+		},
 	})
 	addTools(s)
 	addResources(s)
@@ -51,6 +58,7 @@ func main() {
 	log.SetFlags(0)
 
 	httpAddr := flag.String("http", "", "serve stateless Streamable HTTP on `host:port` (port 0 picks a free port) instead of stdio")
+	flag.IntVar(&cacheTTL, "ttl-ms", cacheTTL, "ttlMs of cacheable results (0: never cache)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		log.Fatalf("unexpected arguments: %q", flag.Args())

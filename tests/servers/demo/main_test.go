@@ -97,18 +97,38 @@ func TestStdioPipe(t *testing.T) {
 }
 
 // TestSDKClient checks that the SDK's own client negotiates with the
-// server and sees every feature.
+// server and sees every feature, in memory and over stateless HTTP.
 func TestSDKClient(t *testing.T) {
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := newServer().Connect(ctx, st, nil); err != nil {
-		t.Fatal(err)
+	httpSrv := httptest.NewServer(newHTTPHandler(newServer()))
+	defer httpSrv.Close()
+
+	transports := map[string]func() mcp.Transport{
+		"inmemory": func() mcp.Transport {
+			st, ct := mcp.NewInMemoryTransports()
+			if _, err := newServer().Connect(context.Background(), st, nil); err != nil {
+				t.Fatal(err)
+			}
+			return ct
+		},
+		"http": func() mcp.Transport {
+			return &mcp.StreamableClientTransport{Endpoint: httpSrv.URL + "/mcp"}
+		},
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	for name, transport := range transports {
+		t.Run(name, func(t *testing.T) { checkClient(t, transport()) })
+	}
+}
+
+func checkClient(t *testing.T, transport mcp.Transport) {
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cs.Close()
+	if v := cs.InitializeResult().ProtocolVersion; v != "2026-07-28" {
+		t.Errorf("negotiated protocol version %q, want 2026-07-28", v)
+	}
 
 	tools, err := cs.ListTools(ctx, nil)
 	if err != nil {
