@@ -75,6 +75,7 @@ func TestScripts(t *testing.T) {
 			"fakehttps": cmdFakeHTTPS,
 			"demohttp":  cmdDemoHTTP,
 			"deadurl":   cmdDeadURL,
+			"nothttp":   cmdNotHTTP,
 			"noproc":    cmdNoProc,
 		},
 	})
@@ -158,6 +159,29 @@ func cmdDeadURL(ts *testscript.TestScript, neg bool, args []string) {
 	addr := l.Addr().String()
 	l.Close()
 	ts.Setenv(args[0], "http://"+addr+"/mcp")
+}
+
+// nothttp VAR: a loopback URL whose peer speaks something else than HTTP.
+func cmdNotHTTP(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: nothttp VAR")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		ts.Fatalf("nothttp: %v", err)
+	}
+	ts.Defer(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = c.Write([]byte("SSH-2.0-OpenSSH_9.2\r\n"))
+			c.Close()
+		}
+	}()
+	ts.Setenv(args[0], "http://"+l.Addr().String()+"/mcp")
 }
 
 // noproc MARKER: no process may have MARKER in its command line. Scripts

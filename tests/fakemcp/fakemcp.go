@@ -94,6 +94,9 @@ func (s *server) handle(req request) reply {
 		return s.echo(req)
 	case "noversion":
 		return reply{status: 400, messages: []string{rpcError(id, -32022, "Unsupported protocol version", `{"supported":["2099-01-01","2098-01-01"],"requested":"2026-07-28"}`)}, exit: -1}
+	case "notfound32002":
+		// How servers before 2026-07-28 said "resource not found".
+		return reply{messages: []string{rpcError(id, -32002, "Resource not found", `{"uri":"x"}`)}, exit: -1}
 	case "rpcerror":
 		return reply{messages: []string{rpcError(id, -32603, "database is on fire", "")}, exit: -1}
 	case "paginate":
@@ -165,7 +168,7 @@ func (s *server) echo(req request) reply {
 // Modes lists the modes, for usage messages.
 func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
-		"version", "noversion", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "iserror", "tools", "mismatch",
+		"version", "noversion", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
 }
 
