@@ -64,6 +64,12 @@ type CallOptions struct {
 	// Refresh skips cached answers for this request (the result is still
 	// stored).
 	Refresh bool
+	// FromCache, when set, is set to true if the cache answered.
+	FromCache *bool
+	// PrepareArgs is used by CallTool: given the tool's definition from
+	// tools/list and the caller's arguments, it returns the arguments to
+	// send (typed, validated) or an error that stops the call.
+	PrepareArgs func(tool, args json.RawMessage) (json.RawMessage, error)
 }
 
 // Client sends MCP requests over a Transport. It is safe for concurrent use.
@@ -112,6 +118,9 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	key, cacheable := c.cacheKey(method, params)
 	if cacheable && c.opts.CacheMode == CacheNormal && !co.Refresh {
 		if res, ok := c.cached(key); ok {
+			if co.FromCache != nil {
+				*co.FromCache = true
+			}
 			return res, nil
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 )
@@ -103,59 +104,95 @@ func FindTool(list json.RawMessage, name string) (json.RawMessage, error) {
 
 // CallTool calls a tool with raw arguments (a JSON object or nil).
 //
-// Over HTTP the tool's definition is needed first, to mirror x-mcp-header
-// parameters into Mcp-Param-* headers and to refuse invalid tools; a
-// HeaderMismatch answer refreshes it once and retries. Over stdio the call
-// goes straight out, and the tool list is only fetched to explain a
-// failure for a tool that does not exist.
+// The tool's definition comes first, from tools/list (answered by the
+// cache when it is fresh, so a warm call is one request on the wire): it
+// lets co.PrepareArgs type and validate the arguments, and over HTTP it
+// says which arguments to mirror into Mcp-Param-* headers and whether the
+// tool must be refused. If the definition may be out of date (it came from
+// the cache and the tool is unknown, or the server answers -32602 or
+// HeaderMismatch) the list is fetched again and the call retried, once.
+//
+// Over stdio with no PrepareArgs the definition is not needed: the call
+// goes straight out, and the list is fetched only to explain a failure for
+// a tool that does not exist.
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage, co *CallOptions) (json.RawMessage, error) {
-	n, _ := json.Marshal(name)
-	body := joinObject([]field{{"name", n}, {"arguments", argsOrEmpty(args)}})
-	if c.t.Kind() != "http" {
-		res, err := c.Call(ctx, "tools/call", body, co)
-		var rpc *RPCError
-		if errors.As(err, &rpc) {
-			if list, lerr := c.List(ctx, "tools/list", "tools", "", true); lerr == nil {
-				if _, ferr := FindTool(list, name); ferr != nil {
-					return nil, ferr
-				}
-			}
-		}
-		return res, err
+	if co == nil {
+		co = &CallOptions{}
+	}
+	if c.t.Kind() != "http" && co.PrepareArgs == nil {
+		return c.callToolDirect(ctx, name, args, co)
 	}
 	for attempt := 0; ; attempt++ {
-		list, err := c.List(ctx, "tools/list", "tools", "", true)
+		fromCache := false
+		list, err := c.ListWith(ctx, "tools/list", "tools", "", true, &CallOptions{Refresh: attempt > 0, FromCache: &fromCache})
 		if err != nil {
 			return nil, err
 		}
+		retry := attempt == 0 && fromCache
 		tool, err := FindTool(list, name)
 		if err != nil {
+			if retry {
+				continue // a tool added since the list was cached
+			}
 			return nil, err
 		}
-		var p toolPeek
-		_ = json.Unmarshal(tool, &p)
-		hp, err := ToolHeaderParams(p.InputSchema)
-		if err != nil {
-			return nil, &InvalidToolError{Name: name, Reason: err.Error()}
-		}
-		h, err := ParamHeaders(hp, args)
-		if err != nil {
-			return nil, &ParamsError{Msg: err.Error()}
-		}
-		callOpts := CallOptions{Header: h}
-		if co != nil {
-			callOpts.OnNotify = co.OnNotify
-			for k, v := range co.Header {
-				callOpts.Header[k] = v
+		sent := args
+		if co.PrepareArgs != nil {
+			if sent, err = co.PrepareArgs(tool, args); err != nil {
+				return nil, err
 			}
 		}
-		res, err := c.Call(ctx, "tools/call", body, &callOpts)
+		callOpts := CallOptions{OnNotify: co.OnNotify, Header: http.Header{}}
+		if c.t.Kind() == "http" {
+			if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
+				return nil, err
+			}
+		}
+		for k, v := range co.Header {
+			callOpts.Header[k] = v
+		}
+		res, err := c.Call(ctx, "tools/call", toolCallBody(name, sent), &callOpts)
 		var rpc *RPCError
-		if attempt == 0 && errors.As(err, &rpc) && rpc.Code == CodeHeaderMismatch {
-			continue // the definition changed under us: fetch it again once
+		if attempt == 0 && errors.As(err, &rpc) &&
+			(rpc.Code == CodeHeaderMismatch || (fromCache && rpc.Code == CodeInvalidParams)) {
+			continue // the definition changed under us: fetch it again, once
 		}
 		return res, err
 	}
+}
+
+func (c *Client) callToolDirect(ctx context.Context, name string, args json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	res, err := c.Call(ctx, "tools/call", toolCallBody(name, args), co)
+	var rpc *RPCError
+	if errors.As(err, &rpc) {
+		if list, lerr := c.List(ctx, "tools/list", "tools", "", true); lerr == nil {
+			if _, ferr := FindTool(list, name); ferr != nil {
+				return nil, ferr
+			}
+		}
+	}
+	return res, err
+}
+
+// toolHeaders validates a tool's x-mcp-header annotations and returns the
+// Mcp-Param-* headers for args.
+func toolHeaders(name string, tool, args json.RawMessage) (http.Header, error) {
+	var p toolPeek
+	_ = json.Unmarshal(tool, &p)
+	hp, err := ToolHeaderParams(p.InputSchema)
+	if err != nil {
+		return nil, &InvalidToolError{Name: name, Reason: err.Error()}
+	}
+	h, err := ParamHeaders(hp, args)
+	if err != nil {
+		return nil, &ParamsError{Msg: err.Error()}
+	}
+	return h, nil
+}
+
+func toolCallBody(name string, args json.RawMessage) json.RawMessage {
+	n, _ := json.Marshal(name)
+	return joinObject([]field{{"name", n}, {"arguments", argsOrEmpty(args)}})
 }
 
 func argsOrEmpty(args json.RawMessage) json.RawMessage {
