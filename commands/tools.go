@@ -49,33 +49,51 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return s.print(c.Context, output.KindToolDescribe, tool)
+					if err := s.print(c.Context, output.KindToolDescribe, tool); err != nil {
+						return err
+					}
+					if s.render.Format == output.FormatText && s.render.Query == nil {
+						printToolUsage(ios, c.Args().First(), tool)
+					}
+					return nil
 				}),
 			},
 			{
 				Name:      "call",
 				Usage:     "call a tool (tools/call)",
-				ArgsUsage: "NAME [key=value | key:=JSON]…",
-				Description: "Arguments: key=value sends a string, key:=JSON any JSON value\n" +
-					"(key:=42, key:=true, key:='[1,2]'). --json gives a base object that items override.\n" +
+				ArgsUsage: "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
+				Description: "Arguments (request items):\n" +
+					"   key=value        a string, typed from the tool's inputSchema (units=3 becomes 3 if the schema says integer)\n" +
+					"   key:=JSON        any JSON value, sent as written (n:=1.50, ok:=true, tags:='[\"a\"]')\n" +
+					"   key=@FILE        the file's text (key=@- reads stdin); key:=@FILE.json the file's JSON\n" +
+					"   a[b]=c a[0]=x    nested objects and array positions; tags[]=x appends\n" +
+					"   \\= \\: \\@ \\[        escape those characters in keys; a value \\@x is the literal @x\n" +
+					"--json gives a base object that items then modify. The arguments are validated against the\n" +
+					"tool's inputSchema before anything is sent (--no-validate sends them as given).\n" +
 					"Exit status 1 when the tool answers isError: true.",
-				Flags: []cli.Flag{jsonArgsFlag},
+				Flags: []cli.Flag{jsonArgsFlag, noValidateFlag},
 				Action: withSession(ios, func(c *cli.Context, s *session) error {
 					if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 						return err
 					}
 					name := c.Args().First()
-					args, err := buildArguments(c.String("json"), c.Args().Tail(), ios.In)
+					args, stringPaths, err := parseRequestItems(c.String("json"), c.Args().Tail(), ios.In)
 					if err != nil {
 						return err
 					}
 					var raw json.RawMessage
 					if s.dryRun {
-						// A dry run shows the call itself, not the tool list
-						// that would be fetched first for its headers.
+						// A dry run shows the call as given: typing would need
+						// the tool list, which a dry run does not fetch.
 						raw, err = s.client.Call(c.Context, "tools/call", toolCallParams(name, args), nil)
 					} else {
-						raw, err = s.client.CallTool(c.Context, name, args, nil)
+						co := &client.CallOptions{}
+						if !c.Bool("no-validate") {
+							co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
+								return prepareToolArgs(name, tool, args, stringPaths)
+							}
+						}
+						raw, err = s.client.CallTool(c.Context, name, args, co)
 					}
 					if err != nil {
 						return wrapOp(fmt.Sprintf("tools/call %s", name), err)

@@ -62,9 +62,27 @@ func (s *server) count(method string) int {
 
 // Tool definitions shared by the modes that list tools.
 const echoTools = `{"tools":[{"name":"echo","description":"Echo the arguments back","inputSchema":{"type":"object","properties":{"text":{"type":"string"},"region":{"type":"string","x-mcp-header":"Region"},"count":{"type":"integer","x-mcp-header":"Count"}}}},` +
-	`{"name":"bad_header","description":"Annotation on a number","inputSchema":{"type":"object","properties":{"ratio":{"type":"number","x-mcp-header":"Ratio"}}}}]}`
+	`{"name":"bad_header","description":"Annotation on a number","inputSchema":{"type":"object","properties":{"ratio":{"type":"number","x-mcp-header":"Ratio"}}}},` +
+	typedTool + `,` + remoteTool + `]}`
+
+// typedTool exercises typing from the schema: every JSON type, enums of
+// mixed types, nested objects, arrays, local $refs and anyOf.
+const typedTool = `{"name":"typed","description":"Arguments of every type","inputSchema":{"type":"object",` +
+	`"$defs":{"level":{"enum":[1,2,"high"]},"limits":{"type":"object","properties":{"max":{"type":"integer","minimum":0}},"additionalProperties":false}},` +
+	`"properties":{"count":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"nothing":{"type":"null"},` +
+	`"level":{"$ref":"#/$defs/level"},"code":{"type":"string"},"limits":{"$ref":"#/$defs/limits"},` +
+	`"tags":{"type":"array","items":{"type":"integer"}},"choice":{"anyOf":[{"type":"integer"},{"type":"boolean"}]},` +
+	`"mode":{"type":"string","enum":["fast","safe"],"default":"safe"}},"required":["count"],"additionalProperties":false}}`
+
+// remoteTool's schema points at a network $ref, which a client must never
+// fetch; the HTTP handler fills in its own address and counts fetches.
+const remoteTool = `{"name":"remote","description":"A schema with a network $ref","inputSchema":{"type":"object",` +
+	`"properties":{"id":{"type":"string"},"profile":{"$ref":"http://{{HOST}}/canary/profile-schema.json"}}}}`
 
 func (s *server) handle(req request) reply {
+	if req.Method == "fake/count" {
+		return reply{messages: []string{result(req.ID, s.counts())}, exit: -1}
+	}
 	n := s.count(req.Method)
 	id := req.ID
 	if strings.HasPrefix(s.mode, "cached") {
@@ -145,6 +163,14 @@ func (s *server) handle(req request) reply {
 	return s.echo(req)
 }
 
+// counts reports the requests seen so far per method, as JSON.
+func (s *server) counts() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b, _ := json.Marshal(s.calls)
+	return string(b)
+}
+
 func (s *server) total() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -203,17 +229,6 @@ func (s *server) cached(req request) reply {
 			break
 		}
 		res = fmt.Sprintf(`{"contents":[{"uri":%q,"text":"secret for %s"}],"ttlMs":%s,"cacheScope":"private"}`, p.URI, p.URI, ttl)
-	case "fake/count":
-		s.mu.Lock()
-		counts := map[string]int{}
-		for k, v := range s.calls {
-			if k != "fake/count" {
-				counts[k] = v
-			}
-		}
-		s.mu.Unlock()
-		b, _ := json.Marshal(counts)
-		res = string(b)
 	default:
 		return s.echo(req)
 	}

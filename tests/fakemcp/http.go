@@ -15,6 +15,11 @@ import (
 func Handler(mode string) http.Handler {
 	s := newServer(mode)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/canary/") {
+			s.count("canary") // a client fetched a network $ref: it must not
+			writeJSON(w, r, 200, `{"type":"object"}`)
+			return
+		}
 		body, _ := io.ReadAll(r.Body)
 		var req request
 		_ = json.Unmarshal(body, &req)
@@ -25,13 +30,13 @@ func Handler(mode string) http.Handler {
 		}
 		switch mode {
 		case "http404json":
-			writeJSON(w, 404, rpcError(id, -32601, "Method not found: "+req.Method, ""))
+			writeJSON(w, r, 404, rpcError(id, -32601, "Method not found: "+req.Method, ""))
 			return
 		case "http404":
 			http.NotFound(w, r)
 			return
 		case "http500json":
-			writeJSON(w, 500, rpcError(id, -32603, "internal failure", ""))
+			writeJSON(w, r, 500, rpcError(id, -32603, "internal failure", ""))
 			return
 		case "http500":
 			w.WriteHeader(500)
@@ -46,10 +51,10 @@ func Handler(mode string) http.Handler {
 			return
 		case "headers":
 			if req.Method == "tools/list" {
-				writeJSON(w, 200, result(id, echoTools))
+				writeJSON(w, r, 200, result(id, echoTools))
 				return
 			}
-			writeJSON(w, 200, result(id, fmt.Sprintf(`{"headers":%s,"params":%s}`, headersJSON(r.Header), orNull(req.Params))))
+			writeJSON(w, r, 200, result(id, fmt.Sprintf(`{"headers":%s,"params":%s}`, headersJSON(r.Header), orNull(req.Params))))
 			return
 		case "sse":
 			w.Header().Set("Content-Type", "text/event-stream")
@@ -81,12 +86,13 @@ func Handler(mode string) http.Handler {
 				}
 				return
 			}
-			writeJSON(w, status, rep.messages[0])
+			writeJSON(w, r, status, rep.messages[0])
 		}
 	})
 }
 
-func writeJSON(w http.ResponseWriter, status int, body string) {
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, body string) {
+	body = strings.ReplaceAll(body, "{{HOST}}", r.Host)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	fmt.Fprint(w, body)

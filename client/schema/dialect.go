@@ -1,0 +1,169 @@
+package schema
+
+import "strings"
+
+// Draft versions, numbered like jsonschema/v6 does so comparisons read the
+// same as in the library ("draft < 2019" means $ref overrides siblings).
+const (
+	draft4    = 4
+	draft6    = 6
+	draft7    = 7
+	draft2019 = 2019
+	draft2020 = 2020
+)
+
+func draftName(d int) string {
+	switch d {
+	case draft4:
+		return "draft-04"
+	case draft6:
+		return "draft-06"
+	case draft7:
+		return "draft-07"
+	case draft2019:
+		return "2019-09"
+	default:
+		return "2020-12"
+	}
+}
+
+// draftFromURL mirrors jsonschema/v6's recognition of `$schema` values so
+// that anything it would try to *load* (an unknown meta-schema URL) is
+// refused by us first with a DialectError instead of reaching the loader.
+func draftFromURL(u string) (int, bool) {
+	base, frag, _ := strings.Cut(u, "#")
+	if frag != "" {
+		return 0, false
+	}
+	if s, ok := strings.CutPrefix(base, "http://"); ok {
+		base = s
+	} else {
+		base, _ = strings.CutPrefix(base, "https://")
+	}
+	switch base {
+	case "json-schema.org/schema", "json-schema.org/draft/2020-12/schema":
+		return draft2020, true
+	case "json-schema.org/draft/2019-09/schema":
+		return draft2019, true
+	case "json-schema.org/draft-07/schema":
+		return draft7, true
+	case "json-schema.org/draft-06/schema":
+		return draft6, true
+	case "json-schema.org/draft-04/schema":
+		return draft4, true
+	}
+	return 0, false
+}
+
+// idKeyword is the keyword that names a schema resource in draft d.
+func idKeyword(d int) string {
+	if d == draft4 {
+		return "id"
+	}
+	return "$id"
+}
+
+// pureRef reports whether the node's $ref replaces all its siblings, which
+// is the rule before 2019-09 ("All other properties in a $ref object MUST be
+// ignored").
+func pureRef(o *object, d int) bool {
+	if d >= draft2019 || o == nil {
+		return false
+	}
+	_, ok := o.vals["$ref"]
+	return ok
+}
+
+// schemaID returns the id a node declares, without fragment, following the
+// library: in drafts before 2019-09 an id next to $ref is ignored.
+func schemaID(o *object, d int) string {
+	if pureRef(o, d) {
+		return ""
+	}
+	s, _ := o.vals[idKeyword(d)].(string)
+	id, _, _ := strings.Cut(s, "#")
+	return id
+}
+
+// Keyword positions that hold subschemas, per draft (same lists as
+// jsonschema/v6's Draft.subschemas, so our walk sees exactly the nodes the
+// library compiles).
+var (
+	singleKeywords = map[int][]string{
+		draft4:    {"not", "additionalProperties", "additionalItems", "items"},
+		draft6:    {"propertyNames", "contains"},
+		draft7:    {"if", "then", "else"},
+		draft2019: {"unevaluatedProperties", "unevaluatedItems", "contentSchema"},
+	}
+	arrayKeywords = map[int][]string{
+		draft4:    {"allOf", "anyOf", "oneOf", "items"},
+		draft2020: {"prefixItems"},
+	}
+	mapKeywords = map[int][]string{
+		draft4:    {"definitions", "properties", "patternProperties", "dependencies"},
+		draft2019: {"$defs", "dependentSchemas"},
+	}
+	draftsUpTo = []int{draft4, draft6, draft7, draft2019, draft2020}
+)
+
+// isSchemaValue reports whether v can be a schema (object or boolean).
+// Booleans are accepted in every draft here; draft-04's meta-schema rejects
+// them where they are not allowed.
+func isSchemaValue(v any) bool {
+	switch v.(type) {
+	case *object, bool:
+		return true
+	}
+	return false
+}
+
+// forEachSubschema calls fn for every direct subschema of o under draft d,
+// in document order of the keywords, with the relative pointer tokens.
+func forEachSubschema(o *object, d int, fn func(toks []string, v any) error) error {
+	want := map[string]int{} // keyword -> 1 single, 2 array, 3 map
+	for _, dv := range draftsUpTo {
+		if dv > d {
+			break
+		}
+		for _, k := range singleKeywords[dv] {
+			want[k] |= 1
+		}
+		for _, k := range arrayKeywords[dv] {
+			want[k] |= 2
+		}
+		for _, k := range mapKeywords[dv] {
+			want[k] |= 4
+		}
+	}
+	for _, k := range o.keys {
+		mode, ok := want[k]
+		if !ok {
+			continue
+		}
+		v := o.vals[k]
+		if mode&1 != 0 && isSchemaValue(v) {
+			if err := fn([]string{k}, v); err != nil {
+				return err
+			}
+		}
+		if a, ok := v.(*array); ok && mode&2 != 0 {
+			for i, it := range a.items {
+				if isSchemaValue(it) {
+					if err := fn([]string{k, itoa(i)}, it); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if m, ok := v.(*object); ok && mode&4 != 0 {
+			for _, mk := range m.keys {
+				if mv := m.vals[mk]; isSchemaValue(mv) {
+					if err := fn([]string{k, mk}, mv); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

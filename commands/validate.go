@@ -1,0 +1,74 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+var noValidateFlag = &cli.BoolFlag{Name: "no-validate", Usage: "send the arguments as given: no typing from the schema, no validation"}
+
+// inputSchema returns a tool definition's inputSchema, or nil.
+func inputSchema(tool json.RawMessage) json.RawMessage {
+	var t struct {
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	_ = json.Unmarshal(tool, &t)
+	return t.InputSchema
+}
+
+// prepareToolArgs types key=value strings from the tool's inputSchema and
+// validates the result, so that a typo costs no round trip and the server
+// gets numbers as numbers.
+func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]string) (json.RawMessage, error) {
+	raw := inputSchema(tool)
+	if len(raw) == 0 {
+		return args, nil
+	}
+	sch, err := schema.Compile(raw, schema.DefaultLimits)
+	if err != nil {
+		return nil, usagef("cannot check the arguments of %s: its inputSchema is unusable: %v (--no-validate sends them unchecked)", name, err)
+	}
+	typed, err := sch.Coerce(args, stringPaths)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	if err := sch.Validate(typed); err != nil {
+		var ve *schema.ValidationError
+		if !errors.As(err, &ve) {
+			return nil, usagef("%v", err)
+		}
+		return nil, &UsageError{Msg: validationMessage(name, ve)}
+	}
+	return typed, nil
+}
+
+func validationMessage(name string, ve *schema.ValidationError) string {
+	msgs := make([]string, 0, len(ve.Problems))
+	for _, p := range ve.Problems {
+		msgs = append(msgs, output.SanitizeLine(p.Message))
+	}
+	return fmt.Sprintf("invalid arguments: %s (see 'mcpctl tools describe %s'; --no-validate sends them anyway)",
+		strings.Join(msgs, "; "), name)
+}
+
+// printToolUsage adds, for people, how to call the tool: a usage line and
+// an example --json body built from its schema.
+func printToolUsage(ios *output.IOStreams, name string, tool json.RawMessage) {
+	raw := inputSchema(tool)
+	sch, err := schema.Compile(raw, schema.DefaultLimits)
+	if len(raw) == 0 || err != nil {
+		return
+	}
+	name = output.SanitizeLine(name)
+	fmt.Fprintf(ios.Out, "\nUsage:\n  mcpctl tools call %s %s\n", name, output.SanitizeLine(sch.Usage()))
+	if ex := sch.Example(); len(ex) > 0 && string(ex) != "{}" {
+		fmt.Fprintf(ios.Out, "\nExample:\n  mcpctl tools call %s --json %s\n", name, shellJoin([]string{output.SanitizeLine(string(ex))}))
+	}
+}
