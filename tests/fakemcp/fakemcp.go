@@ -88,6 +88,9 @@ func (s *server) handle(req request) reply {
 	if strings.HasPrefix(s.mode, "cached") {
 		return s.cached(req)
 	}
+	if s.mode == "evolving" {
+		return s.evolving(req, n)
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -194,7 +197,7 @@ func (s *server) echo(req request) reply {
 // Modes lists the modes, for usage messages.
 func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
-		"version", "noversion", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "iserror", "tools", "mismatch",
+		"version", "noversion", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
 }
 
@@ -233,4 +236,39 @@ func (s *server) cached(req request) reply {
 		return s.echo(req)
 	}
 	return reply{messages: []string{result(id, res)}, exit: -1}
+}
+
+// evolving plays a server whose tool list changes after a client cached
+// it: the first tools/list (ttlMs 60000) has only "echo"; later ones add
+// "added". Its first tools/call of "strict" fails with -32602, as if the
+// schema had changed, and later ones succeed.
+func (s *server) evolving(req request, n int) reply {
+	tool := func(name string) string {
+		return `{"name":"` + name + `","inputSchema":{"type":"object"}}`
+	}
+	switch req.Method {
+	case "tools/list":
+		tools := tool("echo") + "," + tool("strict")
+		if n > 1 {
+			tools += "," + tool("added")
+		}
+		return reply{messages: []string{result(req.ID, `{"tools":[`+tools+`],"ttlMs":60000}`)}, exit: -1}
+	case "tools/call":
+		var p struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(req.Params, &p)
+		if p.Name == "strict" && s.callsOf("strict") == 1 {
+			return reply{status: 400, messages: []string{rpcError(req.ID, -32602, "Invalid params: the schema changed", "")}, exit: -1}
+		}
+	}
+	return s.echo(req)
+}
+
+// callsOf counts calls of one tool.
+func (s *server) callsOf(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls["tool:"+name]++
+	return s.calls["tool:"+name]
 }

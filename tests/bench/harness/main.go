@@ -1,0 +1,975 @@
+// Command harness benchmarks mcpctl against the bare minimum that does the
+// same work: a single curl POST over Streamable HTTP, and piping the request
+// line into the server binary over stdio. tests/bench/run.sh builds the
+// binaries and runs it; see BENCHMARKS.md for the results.
+//
+// Every comparison alternates its two commands (A B, then B A, …) so that
+// drift in the machine's load hits both alike. Each run is one process,
+// timed from exec to exit with time.Now; its exit status and output are
+// checked, so a broken run cannot look fast. Everything a run needs (a
+// fresh cache directory, files for its output, the pipe that feeds the
+// server) is prepared before the clock starts.
+//
+// This is a script, not a test: it has no _test.go files, so `go test ./...`
+// only builds it.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const wantText = "Current weather in SF"
+
+var (
+	mcpctlBin = flag.String("mcpctl", "", "path to the mcpctl binary (required)")
+	demoBin   = flag.String("demo", "", "path to the demo server binary (required)")
+	noopBin   = flag.String("noop", "", "path to a Go program that does nothing (start-up floor; optional)")
+	curlBin   = flag.String("curl", "curl", "path to curl")
+	pairs     = flag.Int("n", 40, "measured pairs per comparison")
+	warmup    = flag.Int("warmup", 3, "unmeasured warm-up pairs per comparison")
+	outFile   = flag.String("out", "BENCHMARKS.md", "where to write the report (empty: do not write)")
+	command   = flag.String("command", "bash tests/bench/run.sh", "the command recorded in the report as the way to reproduce it")
+	findings  = flag.String("findings", "", "a Markdown file with the hand-written analysis, embedded in the report (optional)")
+)
+
+func main() {
+	flag.Parse()
+	if *mcpctlBin == "" || *demoBin == "" || *pairs < 1 || *warmup < 0 {
+		fmt.Fprintln(os.Stderr, "usage: harness -mcpctl PATH -demo PATH [-noop PATH] [-n PAIRS] [-warmup PAIRS] [-out FILE]")
+		os.Exit(2)
+	}
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s := <-sigc
+		fmt.Fprintf(os.Stderr, "harness: %v: stopping\n", s)
+		children.killAll()
+		os.Exit(130)
+	}()
+	err := run()
+	children.killAll()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "harness:", err)
+		os.Exit(1)
+	}
+}
+
+// children tracks every process the harness has started and not yet reaped,
+// so a signal or an error can stop them all.
+var children liveSet
+
+type liveSet struct {
+	mu    sync.Mutex
+	procs map[*os.Process]bool
+}
+
+func (l *liveSet) add(p *os.Process) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.procs == nil {
+		l.procs = map[*os.Process]bool{}
+	}
+	l.procs[p] = true
+}
+
+func (l *liveSet) remove(p *os.Process) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.procs, p)
+}
+
+func (l *liveSet) killAll() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for p := range l.procs {
+		_ = p.Kill()
+	}
+}
+
+// childEnv is our environment without anything that would change how mcpctl
+// or curl behave (MCPCTL_* settings, proxies), plus extra.
+func childEnv(extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		lk := strings.ToLower(k)
+		if strings.HasPrefix(k, "MCPCTL_") || lk == "http_proxy" || lk == "https_proxy" || lk == "all_proxy" || lk == "no_proxy" || lk == "godebug" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, extra...)
+}
+
+// ---------------------------------------------------------------------------
+// Running and timing one process
+
+// job is one process to run: everything is set up before the clock starts.
+type job struct {
+	argv  []string
+	env   []string
+	stdin []byte // fed through a real pipe, written and closed before exec
+	want  string // the output must contain this ("" = anything)
+	// cleanup runs after the process has exited (outside the timing).
+	cleanup func()
+}
+
+type result struct {
+	dur    time.Duration
+	stdout []byte
+	stderr []byte
+}
+
+var scratch string // a temporary directory for output files and cache dirs
+
+func (j job) run() (result, error) {
+	if j.cleanup != nil {
+		defer j.cleanup()
+	}
+	cmd := exec.Command(j.argv[0], j.argv[1:]...)
+	cmd.Env = j.env
+	// Output goes straight into files (no pipe, no copying goroutine), so
+	// the harness does no work while the process runs.
+	outF, err := os.CreateTemp(scratch, "out")
+	if err != nil {
+		return result{}, err
+	}
+	defer os.Remove(outF.Name())
+	defer outF.Close()
+	errF, err := os.CreateTemp(scratch, "err")
+	if err != nil {
+		return result{}, err
+	}
+	defer os.Remove(errF.Name())
+	defer errF.Close()
+	cmd.Stdout, cmd.Stderr = outF, errF
+	if j.stdin != nil {
+		r, w, err := os.Pipe()
+		if err != nil {
+			return result{}, err
+		}
+		defer r.Close()
+		if _, err := w.Write(j.stdin); err != nil {
+			w.Close()
+			return result{}, err
+		}
+		w.Close()
+		cmd.Stdin = r
+	}
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return result{}, err
+	}
+	children.add(cmd.Process)
+	werr := cmd.Wait()
+	d := time.Since(start)
+	children.remove(cmd.Process)
+
+	stdout, _ := os.ReadFile(outF.Name())
+	stderr, _ := os.ReadFile(errF.Name())
+	res := result{dur: d, stdout: stdout, stderr: stderr}
+	if werr != nil {
+		return res, fmt.Errorf("%s: %v\nstdout: %s\nstderr: %s", shellJoin(j.argv), werr, clip(stdout), clip(stderr))
+	}
+	if j.want != "" && !bytes.Contains(stdout, []byte(j.want)) {
+		return res, fmt.Errorf("%s: output lacks %q\nstdout: %s\nstderr: %s", shellJoin(j.argv), j.want, clip(stdout), clip(stderr))
+	}
+	return res, nil
+}
+
+func clip(b []byte) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return s
+}
+
+func shellJoin(argv []string) string {
+	var parts []string
+	for _, a := range argv {
+		if a != "" && !strings.ContainsAny(a, " \t\n'\"\\$`{}[]*?&|;<>()!#~,") {
+			parts = append(parts, a)
+			continue
+		}
+		parts = append(parts, "'"+strings.ReplaceAll(a, "'", `'\''`)+"'")
+	}
+	return strings.Join(parts, " ")
+}
+
+// side is one of the two commands of a comparison. make builds the job for
+// iteration i (fresh cache directories and the like are created here,
+// outside the timing).
+type side struct {
+	label string
+	show  string // the command, for the report
+	make  func(i int) (job, error)
+}
+
+type comparison struct {
+	name   string
+	a, b   side
+	target float64 // the ratio A/B must not exceed this; 0 = no target
+	a_, b_ []time.Duration
+}
+
+// measure runs warm-up pairs, then n pairs, alternating the order within a
+// pair (A B, B A, A B, …).
+func (c *comparison) measure(n, warm int) error {
+	for i := -warm; i < n; i++ {
+		order := []*side{&c.a, &c.b}
+		if (i+warm)%2 == 1 {
+			order = []*side{&c.b, &c.a}
+		}
+		for _, s := range order {
+			j, err := s.make(i)
+			if err != nil {
+				return err
+			}
+			r, err := j.run()
+			if err != nil {
+				return fmt.Errorf("%s, %s: %w", c.name, s.label, err)
+			}
+			if i < 0 {
+				continue
+			}
+			if s == &c.a {
+				c.a_ = append(c.a_, r.dur)
+			} else {
+				c.b_ = append(c.b_, r.dur)
+			}
+		}
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Statistics
+
+type stats struct {
+	median, p10, p90, min time.Duration
+}
+
+func summarize(ds []time.Duration) stats {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return stats{median: quantile(s, 0.5), p10: quantile(s, 0.1), p90: quantile(s, 0.9), min: s[0]}
+}
+
+// quantile interpolates linearly between the closest ranks of sorted s.
+func quantile(s []time.Duration, q float64) time.Duration {
+	if len(s) == 1 {
+		return s[0]
+	}
+	pos := q * float64(len(s)-1)
+	lo := int(math.Floor(pos))
+	hi := int(math.Ceil(pos))
+	frac := pos - float64(lo)
+	return time.Duration(float64(s[lo]) + frac*float64(s[hi]-s[lo]))
+}
+
+// pairedRatio is the median of A_i/B_i over the pairs: less sensitive than
+// the ratio of medians to a slow stretch that hits both sides.
+func pairedRatio(a, b []time.Duration) float64 {
+	r := make([]float64, len(a))
+	for i := range a {
+		r[i] = float64(a[i]) / float64(b[i])
+	}
+	sort.Float64s(r)
+	m := len(r) / 2
+	if len(r)%2 == 1 {
+		return r[m]
+	}
+	return (r[m-1] + r[m]) / 2
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/float64(time.Millisecond)) }
+
+// ---------------------------------------------------------------------------
+// The demo server and a counting proxy in front of it
+
+type server struct {
+	cmd *exec.Cmd
+	url string
+}
+
+func startDemo() (*server, error) {
+	// A long TTL so the warm cache cannot expire during the run.
+	cmd := exec.Command(*demoBin, "--http", "127.0.0.1:0", "--ttl-ms", "3600000")
+	cmd.Env = childEnv()
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	children.add(cmd.Process)
+	s := &server{cmd: cmd}
+	linec := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		linec <- line
+		_, _ = io.Copy(io.Discard, out)
+	}()
+	select {
+	case line := <-linec:
+		u, ok := strings.CutPrefix(strings.TrimSpace(line), "listening on ")
+		if !ok {
+			s.stop()
+			return nil, fmt.Errorf("demo printed %q, want \"listening on URL\"", line)
+		}
+		if pu, err := url.Parse(u); err != nil || !net.ParseIP(pu.Hostname()).IsLoopback() {
+			s.stop()
+			return nil, fmt.Errorf("demo listens on %q, which is not a loopback URL", u)
+		}
+		s.url = u
+		return s, nil
+	case <-time.After(15 * time.Second):
+		s.stop()
+		return nil, errors.New("demo did not print its URL within 15s")
+	}
+}
+
+func (s *server) stop() {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-done
+	}
+	children.remove(s.cmd.Process)
+}
+
+// countingProxy forwards to target and records every request it sees, so the
+// report can say how many requests a call puts on the wire.
+type countingProxy struct {
+	url string
+	srv *http.Server
+	mu  sync.Mutex
+	log []string
+}
+
+func startProxy(target string) (*countingProxy, error) {
+	tu, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	p := &countingProxy{url: "http://" + ln.Addr().String() + tu.Path}
+	rp := &httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(&url.URL{Scheme: tu.Scheme, Host: tu.Host})
+	}}
+	p.srv = &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entry := r.Method
+		if m := r.Header.Get("Mcp-Method"); m != "" {
+			entry += " " + m
+		}
+		p.mu.Lock()
+		p.log = append(p.log, entry)
+		p.mu.Unlock()
+		rp.ServeHTTP(w, r)
+	}), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = p.srv.Serve(ln) }()
+	return p, nil
+}
+
+func (p *countingProxy) take() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	l := p.log
+	p.log = nil
+	return l
+}
+
+// ---------------------------------------------------------------------------
+// The request, exactly as mcpctl sends it
+
+type wireRequest struct {
+	headers []string // "Name: value"
+	body    string
+}
+
+// httpRequest asks mcpctl --dry-run what it would send, so the curl
+// baseline sends the same bytes.
+func httpRequest(serverURL string) (wireRequest, error) {
+	r, err := job{argv: []string{*mcpctlBin, "--url", serverURL, "--dry-run", "tools", "call", "weather_current", "location=SF"}, env: childEnv()}.run()
+	if err != nil {
+		return wireRequest{}, err
+	}
+	// POST URL, header lines, a blank line, the body.
+	lines := strings.Split(strings.TrimRight(string(r.stdout), "\n"), "\n")
+	if len(lines) < 3 || lines[0] != "POST "+serverURL {
+		return wireRequest{}, fmt.Errorf("unexpected --dry-run output:\n%s", r.stdout)
+	}
+	var req wireRequest
+	i := 1
+	for ; i < len(lines) && lines[i] != ""; i++ {
+		req.headers = append(req.headers, lines[i])
+	}
+	req.body = strings.Join(lines[i+1:], "\n")
+	if !strings.HasPrefix(req.body, `{"jsonrpc":"2.0"`) || !strings.Contains(req.body, `"weather_current"`) {
+		return wireRequest{}, fmt.Errorf("unexpected --dry-run body: %q", req.body)
+	}
+	return req, nil
+}
+
+// stdioRequest is the line mcpctl would write to the server's stdin.
+func stdioRequest() (string, error) {
+	r, err := job{argv: []string{*mcpctlBin, "--stdio", *demoBin, "--dry-run", "tools", "call", "weather_current", "location=SF"}, env: childEnv()}.run()
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(r.stdout), "\n") {
+		if strings.HasPrefix(line, `{"jsonrpc":"2.0"`) {
+			return line, nil
+		}
+	}
+	return "", fmt.Errorf("no request line in --dry-run output:\n%s", r.stdout)
+}
+
+func curlArgv(serverURL string, req wireRequest) []string {
+	argv := []string{*curlBin, "-sS", "--fail-with-body", "-X", "POST", serverURL}
+	for _, h := range req.headers {
+		argv = append(argv, "-H", h)
+	}
+	return append(argv, "--data-binary", req.body)
+}
+
+// ---------------------------------------------------------------------------
+
+type wireCheck struct {
+	what, how string
+	got       []string
+	want      int
+	ok        bool
+}
+
+type floor struct {
+	label, show string
+	j           func() job
+	ds          []time.Duration
+}
+
+type initEntry struct {
+	pkg   string
+	clock float64 // ms, median over runs
+	bytes int
+}
+
+type report struct {
+	serverURL, stdioLine string
+	curl                 []string
+	comps                []*comparison
+	checks               []wireCheck
+	floors               []*floor
+	initTotal            float64
+	initTop              []initEntry
+	started              time.Time
+	elapsed              time.Duration
+}
+
+func run() error {
+	rep := &report{started: time.Now()}
+	var err error
+	scratch, err = os.MkdirTemp("", "mcpctl-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
+	for _, p := range []*string{mcpctlBin, demoBin, noopBin} {
+		if *p != "" {
+			if *p, err = filepath.Abs(*p); err != nil {
+				return err
+			}
+		}
+	}
+	if *curlBin, err = exec.LookPath(*curlBin); err != nil {
+		return fmt.Errorf("curl is needed: %w", err)
+	}
+
+	demo, err := startDemo()
+	if err != nil {
+		return err
+	}
+	defer demo.stop()
+	rep.serverURL = demo.url
+	fmt.Fprintf(os.Stderr, "harness: demo server at %s\n", demo.url)
+
+	req, err := httpRequest(demo.url)
+	if err != nil {
+		return err
+	}
+	line, err := stdioRequest()
+	if err != nil {
+		return err
+	}
+	rep.stdioLine = line
+	rep.curl = curlArgv(demo.url, req)
+
+	newDir := func() (string, error) { return os.MkdirTemp(scratch, "cache") }
+	warmDir, err := newDir()
+	if err != nil {
+		return err
+	}
+	call := []string{"tools", "call", "weather_current", "location=SF"}
+	mcpctlHTTP := append([]string{*mcpctlBin, "--url", demo.url}, call...)
+	mcpctlStdio := append([]string{*mcpctlBin, "--stdio", *demoBin}, call...)
+
+	// Warm the shared cache and check the wire before measuring.
+	if _, err := (job{argv: mcpctlHTTP, env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}).run(); err != nil {
+		return err
+	}
+	checks, err := wireChecks(demo.url, warmDir, call)
+	if err != nil {
+		return err
+	}
+
+	curlSide := side{label: "curl", show: shellJoin(append([]string{"curl"}, rep.curl[1:]...)), make: func(int) (job, error) {
+		return job{argv: rep.curl, env: childEnv(), want: wantText}, nil
+	}}
+	rep.comps = []*comparison{
+		{
+			name:   "HTTP, warm cache",
+			target: 1.3,
+			a: side{label: "mcpctl", show: "MCPCTL_CACHE_DIR=<warmed> mcpctl --url URL " + strings.Join(call, " "), make: func(int) (job, error) {
+				return job{argv: mcpctlHTTP, env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}, nil
+			}},
+			b: curlSide,
+		},
+		{
+			name: "HTTP, cold cache",
+			a: side{label: "mcpctl", show: "MCPCTL_CACHE_DIR=<new empty dir> mcpctl --url URL " + strings.Join(call, " "), make: func(int) (job, error) {
+				d, err := newDir()
+				if err != nil {
+					return job{}, err
+				}
+				return job{argv: mcpctlHTTP, env: childEnv("MCPCTL_CACHE_DIR=" + d), want: wantText,
+					cleanup: func() { os.RemoveAll(d) }}, nil
+			}},
+			b: curlSide,
+		},
+		{
+			name:   "stdio",
+			target: 1.15,
+			a: side{label: "mcpctl", show: "mcpctl --stdio demo " + strings.Join(call, " "), make: func(int) (job, error) {
+				return job{argv: mcpctlStdio, env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}, nil
+			}},
+			b: side{label: "pipe", show: "printf '%s\\n' REQUEST | demo", make: func(int) (job, error) {
+				return job{argv: []string{*demoBin}, env: childEnv(), stdin: []byte(line + "\n"), want: wantText}, nil
+			}},
+		},
+	}
+	for _, c := range rep.comps {
+		fmt.Fprintf(os.Stderr, "harness: %s: %d warm-up + %d measured pairs\n", c.name, *warmup, *pairs)
+		if err := c.measure(*pairs, *warmup); err != nil {
+			return err
+		}
+	}
+
+	// The warm series must still have been warm at its end.
+	after, err := wireChecks(demo.url, warmDir, call)
+	if err != nil {
+		return err
+	}
+	for i := range checks {
+		checks[i].ok = checks[i].ok && after[i].ok
+	}
+	rep.checks = checks
+
+	fmt.Fprintln(os.Stderr, "harness: start-up floors")
+	if rep.floors, err = floors(demo.url, warmDir, call); err != nil {
+		return err
+	}
+	rep.initTotal, rep.initTop, err = initTrace()
+	if err != nil {
+		return err
+	}
+	rep.elapsed = time.Since(rep.started)
+
+	text := rep.table()
+	fmt.Println(text)
+	for _, c := range rep.checks {
+		fmt.Printf("wire: %-40s %d request(s) %v ok=%v\n", c.what, len(c.got), c.got, c.ok)
+	}
+	for _, c := range rep.comps {
+		if !rep.checksOK() {
+			return errors.New("a wire check failed; see above")
+		}
+		_ = c
+	}
+	if *outFile != "" {
+		if err := os.WriteFile(*outFile, []byte(rep.markdown()), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "harness: wrote %s\n", *outFile)
+	}
+	return nil
+}
+
+func (r *report) checksOK() bool {
+	for _, c := range r.checks {
+		if !c.ok {
+			return false
+		}
+	}
+	return true
+}
+
+// wireChecks counts what reaches the server: through a counting proxy (a
+// cold and then a warm call with their own cache directory, and curl), and
+// from mcpctl --trace against the server itself with the shared warm cache.
+func wireChecks(serverURL, warmDir string, call []string) ([]wireCheck, error) {
+	p, err := startProxy(serverURL)
+	if err != nil {
+		return nil, err
+	}
+	defer p.srv.Close()
+	dir, err := os.MkdirTemp(scratch, "cache")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	viaProxy := append([]string{*mcpctlBin, "--url", p.url}, call...)
+	var checks []wireCheck
+	for _, c := range []struct{ what, want string }{
+		{"mcpctl, cold cache", "POST tools/list,POST tools/call"},
+		{"mcpctl, warm cache", "POST tools/call"},
+	} {
+		if _, err := (job{argv: viaProxy, env: childEnv("MCPCTL_CACHE_DIR=" + dir), want: wantText}).run(); err != nil {
+			return nil, err
+		}
+		got := p.take()
+		checks = append(checks, wireCheck{what: c.what, how: "counting proxy", got: got, want: len(strings.Split(c.want, ",")),
+			ok: strings.Join(got, ",") == c.want})
+	}
+	if _, err := (job{argv: curlArgv(p.url, mustRequest(p.url)), env: childEnv(), want: wantText}).run(); err != nil {
+		return nil, err
+	}
+	got := p.take()
+	checks = append(checks, wireCheck{what: "curl", how: "counting proxy", got: got, want: 1, ok: strings.Join(got, ",") == "POST tools/call"})
+
+	// --trace against the server, with the cache the benchmark uses.
+	r, err := job{argv: append([]string{*mcpctlBin, "--url", serverURL, "--trace"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}.run()
+	if err != nil {
+		return nil, err
+	}
+	got = nil
+	cacheHit := false
+	for _, l := range strings.Split(string(r.stderr), "\n") {
+		switch {
+		case strings.HasPrefix(l, "> POST "):
+			got = append(got, "POST")
+		case strings.HasPrefix(l, "> Mcp-Method: ") && len(got) > 0:
+			got[len(got)-1] += " " + strings.TrimPrefix(l, "> Mcp-Method: ")
+		case strings.HasPrefix(l, "# cache: tools/list"):
+			cacheHit = true
+		}
+	}
+	checks = append(checks, wireCheck{what: "mcpctl, warm cache (the benchmark's)", how: "--trace (`> POST` lines)", got: got, want: 1,
+		ok: cacheHit && strings.Join(got, ",") == "POST tools/call"})
+
+	r, err = job{argv: append([]string{*mcpctlBin, "--stdio", *demoBin, "--trace"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}.run()
+	if err != nil {
+		return nil, err
+	}
+	got = nil
+	for _, l := range strings.Split(string(r.stderr), "\n") {
+		if strings.HasPrefix(l, "> {") {
+			m := regexp.MustCompile(`"method":"([^"]+)"`).FindStringSubmatch(l)
+			if len(m) == 2 {
+				got = append(got, m[1])
+			}
+		}
+	}
+	checks = append(checks, wireCheck{what: "mcpctl --stdio", how: "--trace (`> ` lines)", got: got, want: 1, ok: strings.Join(got, ",") == "tools/call"})
+	return checks, nil
+}
+
+func mustRequest(u string) wireRequest {
+	r, err := httpRequest(u)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// floors times processes that do part of the work, round-robin, to show
+// where a call's time goes: exec itself, the Go runtime, mcpctl's own
+// start-up, and everything but the network.
+func floors(serverURL, warmDir string, call []string) ([]*floor, error) {
+	var fs []*floor
+	add := func(label, show string, j func() job) { fs = append(fs, &floor{label: label, show: show, j: j}) }
+	add("exec floor", "/bin/true", func() job { return job{argv: []string{"/bin/true"}, env: childEnv()} })
+	if *noopBin != "" {
+		add("Go runtime floor", "noop (a Go `func main() {}`)", func() job { return job{argv: []string{*noopBin}, env: childEnv()} })
+	}
+	add("curl start-up", "curl --version", func() job { return job{argv: []string{*curlBin, "--version"}, env: childEnv()} })
+	add("mcpctl start-up", "mcpctl --version", func() job {
+		return job{argv: []string{*mcpctlBin, "--version"}, env: childEnv()}
+	})
+	add("mcpctl, no network", "mcpctl --url URL --dry-run "+strings.Join(call, " "), func() job {
+		return job{argv: append([]string{*mcpctlBin, "--url", serverURL, "--dry-run"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: "weather_current"}
+	})
+	add("demo start-up", "demo < /dev/null (stdio, exits at EOF)", func() job {
+		return job{argv: []string{*demoBin}, env: childEnv(), stdin: []byte{}}
+	})
+	n := *pairs
+	for i := -*warmup; i < n; i++ {
+		for _, f := range fs {
+			r, err := f.j().run()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", f.label, err)
+			}
+			if i >= 0 {
+				f.ds = append(f.ds, r.dur)
+			}
+		}
+	}
+	return fs, nil
+}
+
+var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, ([0-9.]+) ms clock, ([0-9]+) bytes`)
+
+// initTrace runs mcpctl --version with GODEBUG=inittrace=1 a few times and
+// returns the median total package-init clock time and the slowest
+// packages.
+func initTrace() (float64, []initEntry, error) {
+	const runs = 9
+	per := map[string][]float64{}
+	bytesOf := map[string]int{}
+	var totals []float64
+	for i := 0; i < runs; i++ {
+		r, err := job{argv: []string{*mcpctlBin, "--version"}, env: childEnv("GODEBUG=inittrace=1")}.run()
+		if err != nil {
+			return 0, nil, err
+		}
+		total := 0.0
+		for _, l := range strings.Split(string(r.stderr), "\n") {
+			m := initLine.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			c, _ := strconv.ParseFloat(m[2], 64)
+			b, _ := strconv.Atoi(m[3])
+			per[m[1]] = append(per[m[1]], c)
+			bytesOf[m[1]] = b
+			total += c
+		}
+		totals = append(totals, total)
+	}
+	var es []initEntry
+	for pkg, cs := range per {
+		es = append(es, initEntry{pkg: pkg, clock: medianF(cs), bytes: bytesOf[pkg]})
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].clock > es[j].clock })
+	if len(es) > 8 {
+		es = es[:8]
+	}
+	return medianF(totals), es, nil
+}
+
+func medianF(v []float64) float64 {
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// ---------------------------------------------------------------------------
+// Output
+
+func (r *report) table() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| comparison | A | A median (p10–p90) ms | B | B median (p10–p90) ms | A/B (medians) | A/B (paired) | target | met |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|---|---|---|---|---|\n")
+	for _, c := range r.comps {
+		a, bb := summarize(c.a_), summarize(c.b_)
+		ratio := float64(a.median) / float64(bb.median)
+		target, met := "—", "—"
+		if c.target > 0 {
+			target = fmt.Sprintf("≤ %.2f×", c.target)
+			met = "yes"
+			if ratio > c.target {
+				met = fmt.Sprintf("**no** (+%.0f%% over)", (ratio/c.target-1)*100)
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s (%s–%s) | %s | %s (%s–%s) | %.2f× | %.2f× | %s | %s |\n",
+			c.name, c.a.label, ms(a.median), ms(a.p10), ms(a.p90), c.b.label, ms(bb.median), ms(bb.p10), ms(bb.p90),
+			ratio, pairedRatio(c.a_, c.b_), target, met)
+	}
+	return b.String()
+}
+
+func cpuModel() string {
+	data, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown"
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown"
+}
+
+func cmdOutput(argv ...string) string {
+	out, err := exec.Command(argv[0], argv[1:]...).Output()
+	if err != nil {
+		return "unknown"
+	}
+	return strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+}
+
+func (r *report) markdown() string {
+	var b strings.Builder
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("# Benchmarks\n\n")
+	p("How much does `mcpctl` cost on top of the least a shell script could do to make the same MCP call?\n")
+	p("One run of `%s` compares, in alternating pairs on the same machine and against the same\n", *command)
+	p("[demo server](tests/servers/demo) on loopback:\n\n")
+	p("- **HTTP, warm cache**: `mcpctl tools call weather_current location=SF` with tools/list already cached, vs a single `curl` POST of the same JSON-RPC request;\n")
+	p("- **HTTP, cold cache**: the same call with an empty cache directory (so mcpctl first fetches tools/list), vs the same `curl`;\n")
+	p("- **stdio**: `mcpctl --stdio demo tools call …` vs piping the request line straight into the demo binary.\n\n")
+	p("This file is generated by the harness (`tests/bench/harness`); rerun the command below to refresh it.\n\n")
+
+	p("## Reproduce\n\n```\n%s\n```\n\n", *command)
+	p("It builds mcpctl and the demo server with `-trimpath` into a temporary directory, installs curl with apt-get if it is missing,\n")
+	p("and runs the harness; `-n PAIRS` (default 40) and `-warmup PAIRS` (default 3) are passed through, e.g. `bash tests/bench/run.sh -n 100`.\n\n")
+
+	p("## Machine\n\n")
+	p("| | |\n|---|---|\n")
+	p("| date | %s |\n", r.started.UTC().Format("2006-01-02 15:04 MST"))
+	p("| CPUs (nproc) | %s |\n", cmdOutput("nproc"))
+	p("| CPU model | %s |\n", cpuModel())
+	p("| kernel | %s |\n", cmdOutput("uname", "-sr"))
+	p("| Go | %s %s/%s |\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	p("| curl | %s |\n", cmdOutput(*curlBin, "--version"))
+	p("| pairs | %d measured + %d warm-up per comparison; whole run %.0f s |\n\n", *pairs, *warmup, r.elapsed.Seconds())
+
+	p("## Results\n\n")
+	p("Wall time of one process, exec to exit. A/B (medians) is the ratio of the medians; A/B (paired) is the median of the\n")
+	p("per-pair ratios, which a slow stretch of the machine affects less.\n\n")
+	p("%s\n", r.table())
+	for _, c := range r.comps {
+		if c.target == 0 {
+			continue
+		}
+		a, bb := summarize(c.a_), summarize(c.b_)
+		ratio := float64(a.median) / float64(bb.median)
+		if ratio <= c.target {
+			p("- **%s**: target ≤ %.2f× **met** (%.2f×; mcpctl adds %s ms per call).\n", c.name, c.target, ratio, ms(a.median-bb.median))
+		} else {
+			allowed := time.Duration(float64(bb.median) * (c.target - 1))
+			p("- **%s**: target ≤ %.2f× **missed** by %.0f%% (%.2f×): mcpctl adds %s ms per call where the target allows %s ms; see [Where the time goes](#where-the-time-goes).\n",
+				c.name, c.target, (ratio/c.target-1)*100, ratio, ms(a.median-bb.median), ms(allowed))
+		}
+	}
+	p("\nThe cold-cache comparison has no target: it makes two requests (tools/list, then tools/call) against curl's one.\n\n")
+
+	p("## Requests on the wire\n\n")
+	p("Checked in the same run, before and after the measurements (the warm cache was still warm at the end):\n\n")
+	p("| call | checked with | requests | ok |\n|---|---|---|---|\n")
+	for _, c := range r.checks {
+		ok := "yes"
+		if !c.ok {
+			ok = "**no**"
+		}
+		p("| %s | %s | %d: %s | %s |\n", c.what, c.how, len(c.got), strings.Join(c.got, ", "), ok)
+	}
+	p("\nA warm-cache `mcpctl tools call` over HTTP is exactly one POST (tools/call), like curl.\n\n")
+
+	p("## Where the time goes\n\n")
+	p("Processes that do part of the work, timed round-robin in the same run (%d runs each):\n\n", *pairs)
+	p("| what | command | median (p10–p90) ms |\n|---|---|---|\n")
+	for _, f := range r.floors {
+		s := summarize(f.ds)
+		p("| %s | `%s` | %s (%s–%s) |\n", f.label, f.show, ms(s.median), ms(s.p10), ms(s.p90))
+	}
+	p("\nPackage initialisation of `mcpctl --version` (`GODEBUG=inittrace=1`, median of 9 runs): %.2f ms in total; the slowest packages:\n\n", r.initTotal)
+	p("| package | init clock ms | heap bytes |\n|---|---|---|\n")
+	for _, e := range r.initTop {
+		p("| `%s` | %.3f | %d |\n", e.pkg, e.clock, e.bytes)
+	}
+	p("\n")
+	if *findings != "" {
+		data, err := os.ReadFile(*findings)
+		if err == nil {
+			p("%s\n", strings.TrimSpace(string(data)))
+			p("\n_(The analysis above is kept in `%s` and was written by hand when investigating; the tables are from this run.)_\n\n", filepath.ToSlash(relPath(*findings)))
+		}
+	}
+
+	p("## What is measured\n\n")
+	p("- Each sample is one process, from `exec` to its exit, timed by the harness with `time.Now`; output goes to a file and\n")
+	p("  stdin is a pipe that already holds the request and is closed, all prepared before the clock starts.\n")
+	p("- The two sides of a comparison alternate (A B, B A, …) after %d unmeasured warm-up pairs; every run's exit status is\n", *warmup)
+	p("  checked and its output must contain %q, so a failing run cannot look fast.\n", wantText)
+	p("- The demo server runs for the whole benchmark in stateless Streamable HTTP mode on `%s` (port picked at random),\n", loopbackHost(r.serverURL))
+	p("  with plain JSON responses; each curl and each mcpctl opens its own TCP connection. Its cacheable results get a one-hour\n")
+	p("  `ttlMs` (`--ttl-ms 3600000`) so the warm cache cannot expire mid-run.\n")
+	p("- Warm runs share one cache directory (`MCPCTL_CACHE_DIR`) warmed by one call before measuring; each cold run gets a\n")
+	p("  new empty directory, created before the clock starts and removed after.\n")
+	p("- The curl baseline sends the bytes `mcpctl --dry-run` prints (same headers, same body):\n\n")
+	p("  ```\n  %s\n  ```\n\n", shellJoin(append([]string{"curl"}, r.curl[1:]...)))
+	p("- The stdio baseline starts the demo binary with this line (and a newline) waiting in a pipe on its stdin; the server answers\n")
+	p("  and exits at end of input. mcpctl starts the same binary itself, writes the same line, reads the answer, closes stdin\n")
+	p("  and waits for it to exit:\n\n")
+	p("  ```\n  %s\n  ```\n", r.stdioLine)
+	return b.String()
+}
+
+func loopbackHost(u string) string {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return "127.0.0.1"
+	}
+	return pu.Hostname()
+}
+
+func relPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
