@@ -45,6 +45,21 @@ type Options struct {
 	CredentialID string
 	// Log receives diagnostic notes (cache hits and misses) for --trace.
 	Log func(string)
+
+	// Input answers input_required rounds; nil means none can be.
+	Input InputHandler
+	// MaxRounds bounds input_required rounds (DefaultMaxRounds if 0).
+	MaxRounds int
+	// TasksDeclared says the capabilities declare the tasks extension, so
+	// tools/call may be answered with a task.
+	TasksDeclared bool
+	// Tasks tunes waiting for tasks.
+	Tasks TaskOptions
+	// LogLevel, if set, asks the server for log messages of at least this
+	// level (io.modelcontextprotocol/logLevel).
+	LogLevel string
+	// MaxTimeout caps how far progress may extend Timeout (0: no cap).
+	MaxTimeout time.Duration
 }
 
 // CacheMode says how Call uses the cache.
@@ -66,6 +81,8 @@ type CallOptions struct {
 	Refresh bool
 	// FromCache, when set, is set to true if the cache answered.
 	FromCache *bool
+	// NoWait returns a task handle as it is, without waiting for the task.
+	NoWait bool
 	// PrepareArgs is used by CallTool: given the tool's definition from
 	// tools/list and the caller's arguments, it returns the arguments to
 	// send (typed, validated) or an error that stops the call.
@@ -124,8 +141,8 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 			return res, nil
 		}
 	}
-	res, err := c.call(ctx, method, params, co)
-	if err == nil && cacheable {
+	res, plain, err := c.exchange(ctx, method, params, co)
+	if err == nil && cacheable && plain {
 		c.store(key, res)
 	}
 	return res, err
@@ -156,8 +173,8 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 		if msg.Result == nil {
 			return nil, &ProtocolError{Msg: "the response to " + method + " has neither result nor error"}
 		}
-		if err := CheckResultType(msg.Result); err != nil {
-			return nil, err
+		if len(msg.Result) == 0 || msg.Result[0] != '{' {
+			return nil, &ProtocolError{Msg: "the result of " + method + " is not a JSON object: " + snippet(msg.Result)}
 		}
 		return msg.Result, nil
 	}
@@ -251,36 +268,6 @@ func (c *Client) withMeta(params json.RawMessage, version string) (json.RawMessa
 type ParamsError struct{ Msg string }
 
 func (e *ParamsError) Error() string { return e.Msg }
-
-// CheckResultType enforces the resultType rules: absent means complete,
-// input_required cannot be served here, anything else is invalid.
-func CheckResultType(result json.RawMessage) error {
-	var peek struct {
-		ResultType    *string                    `json:"resultType"`
-		InputRequests map[string]json.RawMessage `json:"inputRequests"`
-	}
-	if err := json.Unmarshal(result, &peek); err != nil {
-		return &ProtocolError{Msg: "the result is not a JSON object: " + snippet(result)}
-	}
-	if peek.ResultType == nil || *peek.ResultType == "complete" {
-		return nil
-	}
-	if *peek.ResultType == "input_required" {
-		var methods []string
-		for _, r := range peek.InputRequests {
-			var m struct {
-				Method string `json:"method"`
-			}
-			_ = json.Unmarshal(r, &m)
-			if m.Method != "" {
-				methods = append(methods, m.Method)
-			}
-		}
-		return &InputRequiredError{Methods: methods, Reason: "this build of mcpctl cannot answer input requests"}
-	}
-	return &ProtocolError{Msg: "unknown resultType " + snippet([]byte(*peek.ResultType))}
-}
-
 func (c *Client) logf(format string, a ...any) {
 	if c.opts.Log != nil {
 		c.opts.Log(fmt.Sprintf(format, a...))
@@ -342,3 +329,4 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 		c.logf("cache: cannot store %s: %v", k.Method, err)
 	}
 }
+

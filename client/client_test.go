@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"reflect"
-	"sort"
 	"strconv"
 	"sync"
 	"testing"
@@ -388,13 +387,18 @@ func TestCallInputRequired(t *testing.T) {
 	if !errors.As(err, &ie) {
 		t.Fatalf("err = %v, want *InputRequiredError", err)
 	}
-	methods := append([]string(nil), ie.Methods...)
-	sort.Strings(methods)
-	if !reflect.DeepEqual(methods, []string{"elicitation/create", "sampling/createMessage"}) {
-		t.Errorf("Methods = %v", ie.Methods)
+	var methods []string
+	for _, r := range ie.Requests {
+		methods = append(methods, r.Key+"="+r.Method)
+	}
+	if !reflect.DeepEqual(methods, []string{"confirm=elicitation/create", "llm=sampling/createMessage"}) {
+		t.Errorf("Requests = %v, want both, in the server's order", methods)
+	}
+	if string(ie.RequestState) != `"s1"` || ie.Method != "tools/call" || string(ie.Params) != `{"name":"x"}` {
+		t.Errorf("continuation = %s %s %s", ie.Method, ie.Params, ie.RequestState)
 	}
 	if n := len(ft.requests()); n != 1 {
-		t.Errorf("%d requests; an input_required result must not be retried here", n)
+		t.Errorf("%d requests; with no InputHandler an input_required result must not be retried", n)
 	}
 }
 

@@ -116,24 +116,6 @@ func (e *AuthError) Error() string {
 
 func (e *AuthError) Unwrap() error { return e.Err }
 
-// InputRequiredError is returned when the server asks for input (an
-// input_required result) that the caller could not provide.
-type InputRequiredError struct {
-	Methods []string
-	Reason  string
-}
-
-func (e *InputRequiredError) Error() string {
-	s := "the server needs input"
-	if len(e.Methods) > 0 {
-		s += " (" + strings.Join(e.Methods, ", ") + ")"
-	}
-	if e.Reason != "" {
-		s += ": " + e.Reason
-	}
-	return s
-}
-
 // VersionError means the server and mcpctl share no protocol version.
 type VersionError struct {
 	Ours, Theirs []string

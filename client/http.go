@@ -110,6 +110,8 @@ func nameParam(req *Request) (string, bool) {
 		field = "name"
 	case "resources/read":
 		field = "uri"
+	case "tasks/get", "tasks/update", "tasks/cancel":
+		field = "taskId" // lets a load balancer find the instance holding the task
 	default:
 		return "", false
 	}
