@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -181,24 +183,47 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 }
 
 func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMessage, version string, co *CallOptions) (*Message, error) {
-	withMeta, err := c.withMeta(params, version)
+	id := c.nextID.Add(1)
+	withMeta, err := c.withMeta(params, version, id)
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{ID: c.nextID.Add(1), Method: method, Params: withMeta, Version: version}
-	callCtx := ctx
+	req := &Request{ID: id, Method: method, Params: withMeta, Version: version}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// The timeout runs from the last sign of life: progress for this
+	// request starts it again, up to MaxTimeout in all.
+	var extend func()
 	if c.opts.Timeout > 0 {
-		var cancel context.CancelFunc
-		callCtx, cancel = context.WithTimeout(ctx, c.opts.Timeout)
-		defer cancel()
+		start := time.Now()
+		timer := time.AfterFunc(c.opts.Timeout, func() { cancel(errRequestTimeout) })
+		defer timer.Stop()
+		extend = func() {
+			left := c.opts.Timeout
+			if c.opts.MaxTimeout > 0 {
+				left = min(left, c.opts.MaxTimeout-time.Since(start))
+			}
+			if left > 0 {
+				timer.Reset(left)
+			}
+		}
 	}
 	notify := co.OnNotify
 	if notify == nil {
 		notify = c.opts.OnNotify
 	}
-	msg, err := c.t.RoundTrip(callCtx, req, co.Header, notify)
+	token := strconv.FormatInt(id, 10)
+	onNotify := func(n Notification) {
+		if n.Method == "notifications/progress" && extend != nil && progressTokenOf(n.Params) == token {
+			extend()
+		}
+		if notify != nil {
+			notify(n)
+		}
+	}
+	msg, err := c.t.RoundTrip(callCtx, req, co.Header, onNotify)
 	if err != nil {
-		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
 			if s, ok := c.t.(interface{ StderrTail() []string }); ok {
 				te.Stderr = s.StderrTail()
@@ -234,8 +259,21 @@ func (c *Client) pickVersion(e *RPCError) (string, error) {
 	return "", &VersionError{Ours: ours, Theirs: data.Supported}
 }
 
-// withMeta adds the per-request protocol fields to params._meta.
-func (c *Client) withMeta(params json.RawMessage, version string) (json.RawMessage, error) {
+// errRequestTimeout is the cause of a request cancelled by Options.Timeout.
+var errRequestTimeout = fmt.Errorf("request timed out: %w", context.DeadlineExceeded)
+
+func progressTokenOf(params json.RawMessage) string {
+	var p struct {
+		Token json.RawMessage `json:"progressToken"`
+	}
+	_ = json.Unmarshal(params, &p)
+	return strings.Trim(string(p.Token), `"`)
+}
+
+// withMeta adds the per-request protocol fields to params._meta: the
+// version, capabilities and client info, a progress token (the request
+// id, unique in the process) and the log level asked for.
+func (c *Client) withMeta(params json.RawMessage, version string, id int64) (json.RawMessage, error) {
 	var fields []field
 	if len(bytes.TrimSpace(params)) > 0 && string(bytes.TrimSpace(params)) != "null" {
 		var err error
@@ -258,6 +296,13 @@ func (c *Client) withMeta(params json.RawMessage, version string) (json.RawMessa
 	meta = setField(meta, "io.modelcontextprotocol/clientCapabilities", c.opts.Capabilities)
 	if c.opts.ClientInfo.Name != "" {
 		meta = setField(meta, "io.modelcontextprotocol/clientInfo", info)
+	}
+	if getField(meta, "progressToken") == nil {
+		meta = setField(meta, "progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
+	}
+	if c.opts.LogLevel != "" {
+		lvl, _ := json.Marshal(c.opts.LogLevel)
+		meta = setField(meta, "io.modelcontextprotocol/logLevel", lvl)
 	}
 	fields = deleteField(fields, "_meta")
 	out := append([]field{{Key: "_meta", Value: joinObject(meta)}}, fields...)

@@ -106,7 +106,7 @@ func metaParam(t *testing.T, params json.RawMessage) map[string]json.RawMessage 
 
 const (
 	testInfo = `{"name":"mcpctl","version":"1.2.3"}`
-	ourMeta  = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":` + testInfo
+	ourMeta  = `"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":` + testInfo + `,"progressToken":1`
 )
 
 func testOptions() Options {
@@ -132,11 +132,13 @@ func TestWithMeta(t *testing.T) {
 			`{"_meta":{"progressToken":"p1","io.modelcontextprotocol/protocolVersion":"2026-07-28","vendor.example/k":{"a":true},"io.modelcontextprotocol/clientInfo":` + testInfo + `,"io.modelcontextprotocol/clientCapabilities":{}},"name":"x"}`},
 		{"empty user _meta", testOptions(), `{"_meta":{},"a":1}`, `{"_meta":{` + ourMeta + `},"a":1}`},
 		{"declared capabilities", Options{ClientInfo: Implementation{Name: "c", Version: "0"}, Capabilities: json.RawMessage(`{"elicitation":{}}`)},
-			`{}`, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"}}}`},
+			`{}`, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"},"progressToken":1}}`},
 		{"no client name: no clientInfo", Options{}, `{}`,
-			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`},
+			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1}}`},
 		{"another version", Options{ProtocolVersion: "2030-01-01"}, `{}`,
-			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2030-01-01","io.modelcontextprotocol/clientCapabilities":{}}}`},
+			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2030-01-01","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1}}`},
+		{"log level", Options{LogLevel: "debug"}, `{}`,
+			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1,"io.modelcontextprotocol/logLevel":"debug"}}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -125,6 +125,7 @@ type InputRequiredError struct {
 	Requests     []InputRequest
 	RequestState json.RawMessage
 	TaskID       string
+	Round        int
 	Reason       string
 	Err          error
 }
@@ -170,12 +171,17 @@ func (c *Client) answerRound(ctx context.Context, round InputRound) (map[string]
 // until the answer is complete. plain reports a one-round answer, the only
 // kind that may be cached.
 func (c *Client) exchange(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (res json.RawMessage, plain bool, err error) {
-	cur := params
+	return c.exchangeFrom(ctx, method, params, params, 1, co)
+}
+
+// exchangeFrom runs the rounds from round on, sending cur (the original
+// params plus any answers) first.
+func (c *Client) exchangeFrom(ctx context.Context, method string, params, cur json.RawMessage, first int, co *CallOptions) (res json.RawMessage, plain bool, err error) {
 	maxRounds := c.opts.MaxRounds
 	if maxRounds <= 0 {
 		maxRounds = DefaultMaxRounds
 	}
-	for round := 1; ; round++ {
+	for round := first; ; round++ {
 		res, err := c.call(ctx, method, cur, co)
 		if err != nil {
 			return nil, false, err
@@ -207,7 +213,7 @@ func (c *Client) exchange(ctx context.Context, method string, params json.RawMes
 			fail := func(e error, reason string) error {
 				ire := &InputRequiredError{Reason: reason, Err: e}
 				errors.As(e, &ire)
-				ire.Method, ire.Params, ire.Requests, ire.RequestState = method, params, reqs, state
+				ire.Method, ire.Params, ire.Requests, ire.RequestState, ire.Round = method, params, reqs, state, round
 				if ire.Reason == "" {
 					ire.Reason = reason
 				}
@@ -253,4 +259,56 @@ func resultTypeOf(res json.RawMessage) (string, error) {
 		return "", &ProtocolError{Msg: "resultType is not a string: " + snippet(peek.ResultType)}
 	}
 	return rt, nil
+}
+
+// Continuation is a call stopped for want of input: what Resume needs to
+// finish it.
+type Continuation struct {
+	Method       string
+	Params       json.RawMessage
+	Requests     []InputRequest
+	RequestState json.RawMessage
+	TaskID       string
+	// Round is the number of the round that asked.
+	Round int
+}
+
+// Resume finishes a stopped call: it answers the continuation's requests
+// through the InputHandler and carries on as Call would (more rounds, a
+// task to wait for). For a task's input phase the answers go back with
+// tasks/update and the task is then waited for.
+func (c *Client) Resume(ctx context.Context, k Continuation, co *CallOptions) (json.RawMessage, error) {
+	if co == nil {
+		co = &CallOptions{}
+	}
+	round := k.Round
+	if round < 1 {
+		round = 1
+	}
+	if k.TaskID != "" {
+		answered := map[string]bool{}
+		if err := c.answerTaskRequests(ctx, k.TaskID, round, k.Requests, answered); err != nil {
+			return nil, err
+		}
+		b, _ := json.Marshal(map[string]string{"taskId": k.TaskID, "status": "working"})
+		return c.WaitTask(ctx, b, co)
+	}
+	var answers map[string]json.RawMessage
+	if len(k.Requests) > 0 {
+		var err error
+		answers, err = c.answerRound(ctx, InputRound{Method: k.Method, Round: round, Requests: k.Requests})
+		if err != nil {
+			var ire *InputRequiredError
+			if errors.As(err, &ire) {
+				ire.Method, ire.Params, ire.Requests, ire.RequestState = k.Method, k.Params, k.Requests, k.RequestState
+			}
+			return nil, err
+		}
+	}
+	cur, err := retryParams(k.Params, k.Requests, answers, k.RequestState)
+	if err != nil {
+		return nil, err
+	}
+	res, _, err := c.exchangeFrom(ctx, k.Method, k.Params, cur, round+1, co)
+	return res, err
 }

@@ -388,7 +388,7 @@ func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, _ http.Hea
 		return r.msg, r.err
 	case <-ctx.Done():
 		t.forget(req.ID)
-		t.cancel(req.ID, ctx.Err())
+		t.cancel(req.ID, context.Cause(ctx))
 		return nil, ctx.Err()
 	}
 }

@@ -168,6 +168,12 @@ func (c *Client) answerTask(ctx context.Context, id string, round int, answered 
 		// No requests after all (the task moved on): poll again.
 		return nil
 	}
+	return c.answerTaskRequests(ctx, id, round, reqs, answered)
+}
+
+// answerTaskRequests answers the requests not answered yet and sends the
+// answers with tasks/update.
+func (c *Client) answerTaskRequests(ctx context.Context, id string, round int, reqs []InputRequest, answered map[string]bool) error {
 	var pending []InputRequest
 	for _, r := range reqs {
 		if !answered[r.Key] {

@@ -42,6 +42,14 @@ import (
 
 const wantText = "Current weather in SF"
 
+// longTTL is the demo's ttlMs for cacheable results (one hour), so a warm
+// cache cannot expire during the run.
+const longTTL = "3600000"
+
+// demoStdio is the stdio server command line, the same for mcpctl --stdio
+// and for the bare pipe; set in run.
+var demoStdio []string
+
 var (
 	mcpctlBin = flag.String("mcpctl", "", "path to the mcpctl binary (required)")
 	demoBin   = flag.String("demo", "", "path to the demo server binary (required)")
@@ -233,7 +241,7 @@ type comparison struct {
 	name   string
 	a, b   side
 	target float64 // the ratio A/B must not exceed this; 0 = no target
-	as, bs  []time.Duration
+	as, bs []time.Duration
 }
 
 // measure runs warm-up pairs, then n pairs, alternating the order within a
@@ -318,7 +326,7 @@ type server struct {
 
 func startDemo() (*server, error) {
 	// A long TTL so the warm cache cannot expire during the run.
-	cmd := exec.Command(*demoBin, "--http", "127.0.0.1:0", "--ttl-ms", "3600000")
+	cmd := exec.Command(*demoBin, "--http", "127.0.0.1:0", "--ttl-ms", longTTL)
 	cmd.Env = childEnv()
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -446,7 +454,7 @@ func httpRequest(serverURL string) (wireRequest, error) {
 
 // stdioRequest is the line mcpctl would write to the server's stdin.
 func stdioRequest() (string, error) {
-	r, err := job{argv: []string{*mcpctlBin, "--stdio", *demoBin, "--dry-run", "tools", "call", "weather_current", "location=SF"}, env: childEnv()}.run()
+	r, err := job{argv: []string{*mcpctlBin, "--stdio", shellJoin(demoStdio), "--dry-run", "tools", "call", "weather_current", "location=SF"}, env: childEnv()}.run()
 	if err != nil {
 		return "", err
 	}
@@ -518,6 +526,7 @@ func run() error {
 		return fmt.Errorf("curl is needed: %w", err)
 	}
 
+	demoStdio = []string{*demoBin, "--ttl-ms", longTTL}
 	demo, err := startDemo()
 	if err != nil {
 		return err
@@ -544,11 +553,15 @@ func run() error {
 	}
 	call := []string{"tools", "call", "weather_current", "location=SF"}
 	mcpctlHTTP := append([]string{*mcpctlBin, "--url", demo.url}, call...)
-	mcpctlStdio := append([]string{*mcpctlBin, "--stdio", *demoBin}, call...)
+	mcpctlStdio := append([]string{*mcpctlBin, "--stdio", shellJoin(demoStdio)}, call...)
 
-	// Warm the shared cache and check the wire before measuring.
-	if _, err := (job{argv: mcpctlHTTP, env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}).run(); err != nil {
-		return err
+	// Warm the shared cache (for the HTTP server and for the stdio one: the
+	// cache key is the URL or the command line) and check the wire before
+	// measuring.
+	for _, argv := range [][]string{mcpctlHTTP, mcpctlStdio} {
+		if _, err := (job{argv: argv, env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}).run(); err != nil {
+			return err
+		}
 	}
 	checks, err := wireChecks(demo.url, warmDir, call)
 	if err != nil {
@@ -557,6 +570,9 @@ func run() error {
 
 	curlSide := side{label: "curl", show: shellJoin(append([]string{"curl"}, rep.curl[1:]...)), make: func(int) (job, error) {
 		return job{argv: rep.curl, env: childEnv(), want: wantText}, nil
+	}}
+	pipeSide := side{label: "pipe", show: "printf '%s\\n' REQUEST | demo --ttl-ms " + longTTL, make: func(int) (job, error) {
+		return job{argv: demoStdio, env: childEnv(), stdin: []byte(line + "\n"), want: wantText}, nil
 	}}
 	rep.comps = []*comparison{
 		{
@@ -580,14 +596,24 @@ func run() error {
 			b: curlSide,
 		},
 		{
-			name:   "stdio",
+			name:   "stdio, warm cache",
 			target: 1.15,
-			a: side{label: "mcpctl", show: "mcpctl --stdio demo " + strings.Join(call, " "), make: func(int) (job, error) {
+			a: side{label: "mcpctl", show: "MCPCTL_CACHE_DIR=<warmed> mcpctl --stdio 'demo --ttl-ms " + longTTL + "' " + strings.Join(call, " "), make: func(int) (job, error) {
 				return job{argv: mcpctlStdio, env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}, nil
 			}},
-			b: side{label: "pipe", show: "printf '%s\\n' REQUEST | demo", make: func(int) (job, error) {
-				return job{argv: []string{*demoBin}, env: childEnv(), stdin: []byte(line + "\n"), want: wantText}, nil
+			b: pipeSide,
+		},
+		{
+			name: "stdio, cold cache",
+			a: side{label: "mcpctl", show: "MCPCTL_CACHE_DIR=<new empty dir> mcpctl --stdio 'demo --ttl-ms " + longTTL + "' " + strings.Join(call, " "), make: func(int) (job, error) {
+				d, err := newDir()
+				if err != nil {
+					return job{}, err
+				}
+				return job{argv: mcpctlStdio, env: childEnv("MCPCTL_CACHE_DIR=" + d), want: wantText,
+					cleanup: func() { os.RemoveAll(d) }}, nil
 			}},
+			b: pipeSide,
 		},
 	}
 	for _, c := range rep.comps {
@@ -676,6 +702,12 @@ func wireChecks(serverURL, warmDir string, call []string) ([]wireCheck, error) {
 	got := p.take()
 	checks = append(checks, wireCheck{what: "curl", how: "counting proxy", got: got, want: 1, ok: strings.Join(got, ",") == "POST tools/call"})
 
+	dir2, err := os.MkdirTemp(scratch, "cache")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir2)
+
 	// --trace against the server, with the cache the benchmark uses.
 	r, err := job{argv: append([]string{*mcpctlBin, "--url", serverURL, "--trace"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}.run()
 	if err != nil {
@@ -696,20 +728,31 @@ func wireChecks(serverURL, warmDir string, call []string) ([]wireCheck, error) {
 	checks = append(checks, wireCheck{what: "mcpctl, warm cache (the benchmark's)", how: "--trace (`> POST` lines)", got: got, want: 1,
 		ok: cacheHit && strings.Join(got, ",") == "POST tools/call"})
 
-	r, err = job{argv: append([]string{*mcpctlBin, "--stdio", *demoBin, "--trace"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}.run()
-	if err != nil {
-		return nil, err
-	}
-	got = nil
-	for _, l := range strings.Split(string(r.stderr), "\n") {
-		if strings.HasPrefix(l, "> {") {
-			m := regexp.MustCompile(`"method":"([^"]+)"`).FindStringSubmatch(l)
-			if len(m) == 2 {
-				got = append(got, m[1])
+	for _, c := range []struct {
+		what, dir, want string
+		hit             bool
+	}{
+		{"mcpctl --stdio, cold cache", dir2, "tools/list,tools/call", false},
+		{"mcpctl --stdio, warm cache (the benchmark's)", warmDir, "tools/call", true},
+	} {
+		r, err = job{argv: append([]string{*mcpctlBin, "--stdio", shellJoin(demoStdio), "--trace"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + c.dir), want: wantText}.run()
+		if err != nil {
+			return nil, err
+		}
+		got, cacheHit = nil, false
+		for _, l := range strings.Split(string(r.stderr), "\n") {
+			if strings.HasPrefix(l, "# cache: tools/list") {
+				cacheHit = true
+			}
+			if strings.HasPrefix(l, "> {") {
+				if m := methodField.FindStringSubmatch(l); len(m) == 2 {
+					got = append(got, m[1])
+				}
 			}
 		}
+		checks = append(checks, wireCheck{what: c.what, how: "--trace (`> ` lines)", got: got, want: len(strings.Split(c.want, ",")),
+			ok: cacheHit == c.hit && strings.Join(got, ",") == c.want})
 	}
-	checks = append(checks, wireCheck{what: "mcpctl --stdio", how: "--trace (`> ` lines)", got: got, want: 1, ok: strings.Join(got, ",") == "tools/call"})
 	return checks, nil
 }
 
@@ -739,7 +782,7 @@ func floors(serverURL, warmDir string, call []string) ([]*floor, error) {
 		return job{argv: append([]string{*mcpctlBin, "--url", serverURL, "--dry-run"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: "weather_current"}
 	})
 	add("demo start-up", "demo < /dev/null (stdio, exits at EOF)", func() job {
-		return job{argv: []string{*demoBin}, env: childEnv(), stdin: []byte{}}
+		return job{argv: demoStdio, env: childEnv(), stdin: []byte{}}
 	})
 	n := *pairs
 	for i := -*warmup; i < n; i++ {
@@ -755,6 +798,8 @@ func floors(serverURL, warmDir string, call []string) ([]*floor, error) {
 	}
 	return fs, nil
 }
+
+var methodField = regexp.MustCompile(`"method":"([^"]+)"`)
 
 var initLine = regexp.MustCompile(`^init (\S+) @[0-9.]+ ms, ([0-9.]+) ms clock, ([0-9]+) bytes`)
 
@@ -863,7 +908,8 @@ func (r *report) markdown() string {
 	p("[demo server](tests/servers/demo) on loopback:\n\n")
 	p("- **HTTP, warm cache**: `mcpctl tools call weather_current location=SF` with tools/list already cached, vs a single `curl` POST of the same JSON-RPC request;\n")
 	p("- **HTTP, cold cache**: the same call with an empty cache directory (so mcpctl first fetches tools/list), vs the same `curl`;\n")
-	p("- **stdio**: `mcpctl --stdio demo tools call …` vs piping the request line straight into the demo binary.\n\n")
+	p("- **stdio, warm cache**: `mcpctl --stdio demo tools call …` with tools/list cached vs piping the request line straight into the demo binary;\n")
+	p("- **stdio, cold cache**: the same with an empty cache directory (mcpctl sends tools/list, then tools/call, to the one server process).\n\n")
 	p("This file is generated by the harness (`tests/bench/harness`); rerun the command below to refresh it.\n\n")
 
 	p("## Reproduce\n\n```\n%s\n```\n\n", *command)
@@ -898,7 +944,7 @@ func (r *report) markdown() string {
 				c.name, c.target, (ratio/c.target-1)*100, ratio, ms(a.median-bb.median), ms(allowed))
 		}
 	}
-	p("\nThe cold-cache comparison has no target: it makes two requests (tools/list, then tools/call) against curl's one.\n\n")
+	p("\nThe cold-cache comparisons have no target: mcpctl sends two requests (tools/list, then tools/call) against the baseline's one.\n\n")
 
 	p("## Requests on the wire\n\n")
 	p("Checked in the same run, before and after the measurements (the warm cache was still warm at the end):\n\n")

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Benchmarks mcpctl against curl (Streamable HTTP, warm and cold cache) and
+# against piping the request into the server (stdio), and writes the results
+# to BENCHMARKS.md at the repository root. Arguments go to the harness, e.g.
+#
+#   bash tests/bench/run.sh            # 40 pairs per comparison
+#   bash tests/bench/run.sh -n 100     # more pairs
+#   bash tests/bench/run.sh -out ''    # print only, do not write BENCHMARKS.md
+#
+# This is a script, not a test: nothing here runs under `go test`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+root=$(pwd)
+
+if ! command -v curl >/dev/null 2>&1; then
+	echo "run.sh: curl is missing; installing it with apt-get" >&2
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get update -qq && apt-get install -y -qq curl >/dev/null
+	else
+		sudo apt-get update -qq && sudo apt-get install -y -qq curl >/dev/null
+	fi
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-bench.XXXXXX")
+harness_pid=
+cleanup() {
+	# The harness stops the demo server (and any run in flight) when it gets
+	# SIGTERM; wait for it so nothing outlives this script.
+	if [ -n "$harness_pid" ] && kill -0 "$harness_pid" 2>/dev/null; then
+		kill -TERM "$harness_pid" 2>/dev/null || true
+		wait "$harness_pid" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo "run.sh: building into $tmp" >&2
+go build -trimpath -o "$tmp/mcpctl" .
+go build -trimpath -o "$tmp/demo" ./tests/servers/demo
+go build -trimpath -o "$tmp/noop" ./tests/bench/noop
+go build -trimpath -o "$tmp/harness" ./tests/bench/harness
+
+# In the background so that the traps above run as soon as a signal comes.
+"$tmp/harness" \
+	-mcpctl "$tmp/mcpctl" -demo "$tmp/demo" -noop "$tmp/noop" \
+	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" \
+	-command "bash tests/bench/run.sh" "$@" &
+harness_pid=$!
+status=0
+wait "$harness_pid" || status=$?
+harness_pid=
+exit "$status"
