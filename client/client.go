@@ -120,6 +120,17 @@ func (c *Client) Version() string {
 	return c.version
 }
 
+// SetVersion makes requests declare v from now on (a continuation resumes
+// with the version its call was made with).
+func (c *Client) SetVersion(v string) {
+	if v == "" {
+		return
+	}
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
+}
+
 // TransportKind is "stdio" or "http".
 func (c *Client) TransportKind() string { return c.t.Kind() }
 

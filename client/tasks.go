@@ -171,6 +171,12 @@ func (c *Client) answerTask(ctx context.Context, id string, round int, answered 
 	return c.answerTaskRequests(ctx, id, round, reqs, answered)
 }
 
+// AnswerTask answers a task's input requests (a continuation with a
+// TaskID) with tasks/update, without waiting for the task.
+func (c *Client) AnswerTask(ctx context.Context, k Continuation) error {
+	return c.answerTaskRequests(ctx, k.TaskID, max(k.Round, 1), k.Requests, map[string]bool{})
+}
+
 // answerTaskRequests answers the requests not answered yet and sends the
 // answers with tasks/update.
 func (c *Client) answerTaskRequests(ctx context.Context, id string, round int, reqs []InputRequest, answered map[string]bool) error {

@@ -15,7 +15,7 @@ func withSession(ios *output.IOStreams, body func(c *cli.Context, s *session) er
 			return err
 		}
 		defer s.Close()
-		return body(c, s)
+		return s.explain(body(c, s))
 	}
 }
 

@@ -32,7 +32,7 @@ func TestExitCode(t *testing.T) {
 		{"invalid tool", &client.InvalidToolError{Name: "x", Reason: "y"}, 4},
 		{"version", &client.VersionError{Ours: []string{"a"}, Theirs: []string{"b"}}, 4},
 		{"auth", &client.AuthError{Status: 401}, 5},
-		{"input required", &client.InputRequiredError{Methods: []string{"elicitation/create"}}, 6},
+		{"input required", &client.InputRequiredError{Requests: []client.InputRequest{{Key: "q", Method: "elicitation/create"}}}, 6},
 		{"interrupted", context.Canceled, 130},
 		{"unknown error", errors.New("something"), 3},
 		{"deadline of the caller", context.DeadlineExceeded, 3},

@@ -93,6 +93,8 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			completeCommand(ios),
 			callCommand(ios),
 			cacheCommand(ios),
+			tasksCommand(ios),
+			resumeCommand(ios),
 		},
 	}
 	setUsageHandlers(app.Commands)
@@ -166,6 +168,7 @@ const (
 	catOutput = "Output"
 	catDebug  = "Debugging"
 	catCache  = "Cache"
+	catInput  = "Answering the server (input requests, tasks)"
 )
 
 func globalFlags() []cli.Flag {
@@ -183,6 +186,18 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw)", Category: catOutput},
 		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached results (still store new ones)", Category: catCache},
 		&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the result cache", EnvVars: []string{"MCPCTL_NO_CACHE"}, Category: catCache},
+		&cli.StringSliceFlag{Name: "answer", Usage: "answer input request KEY's field: `KEY.FIELD=VALUE` (repeatable; typed by the requested schema)", Category: catInput},
+		&cli.StringFlag{Name: "answers", Usage: "answers as an InputResponses JSON object: `FILE` or - (stdin)", Category: catInput},
+		&cli.StringFlag{Name: "elicit", Usage: "answer elicitations without asking: accept-defaults, decline or cancel", EnvVars: []string{"MCPCTL_ELICIT"}, Category: catInput},
+		&cli.StringSliceFlag{Name: "root", Usage: "offer `PATH|URI` as a root when the server asks (repeatable; declares the roots capability)", Category: catInput},
+		&cli.StringFlag{Name: "sampling-cmd", Usage: "answer sampling/createMessage by piping its params to `CMD`, which prints a CreateMessageResult", Category: catInput},
+		&cli.BoolFlag{Name: "open-urls", Usage: "open URL elicitations in the browser without asking", Category: catInput},
+		&cli.IntFlag{Name: "max-rounds", Usage: "give up after `N` input_required rounds", Value: 10, Category: catInput},
+		&cli.BoolFlag{Name: "no-tasks", Usage: "do not declare the Tasks extension", Category: catInput},
+		&cli.BoolFlag{Name: "cancel-on-interrupt", Usage: "send tasks/cancel when Ctrl-C stops waiting for a task", Category: catInput},
+		&cli.StringFlag{Name: "progress", Usage: "show progress: auto (a bar when stderr is a terminal), bar, json (lines on stderr) or none", Value: "auto", EnvVars: []string{"MCPCTL_PROGRESS"}, Category: catOutput},
+		&cli.DurationFlag{Name: "max-timeout", Usage: "progress extends --timeout, up to `DURATION` in all (0: no cap)", Category: catServer},
+		&cli.StringFlag{Name: "log-level", Usage: "ask the server for log messages of at least `LEVEL` (debug … emergency)", EnvVars: []string{"MCPCTL_LOG_LEVEL"}, Category: catOutput},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print what would be sent and send nothing", Category: catDebug},
 	}

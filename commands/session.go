@@ -16,6 +16,13 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
+// connInfo is how the server was reached, kept in continuations so that
+// resume can reach it again.
+type connInfo struct {
+	url, stdio, cwd string
+	env             []string
+}
+
 // session is what a command needs to do its work: a client for the chosen
 // server and the validated output options. Everything the flags can get
 // wrong is checked in newSession, before any process starts or byte is
@@ -29,27 +36,63 @@ type session struct {
 	target string // URL or command, for messages
 	closer []func()
 
+	fallback     *connInfo
 	serverID     string // cache key part
 	credentialID string
+	conn         connInfo
+	progress     *progressView
 }
 
 func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
+	return newSessionFor(c, ios, nil)
+}
+
+// newSessionFor is newSession, reaching the server through fallback when
+// no server flag or variable names one (resume uses the continuation's).
+func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*session, error) {
 	render, err := renderOptions(c, ios)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run")}
+	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run"), fallback: fallback}
+	input, err := readInputConfig(c, ios)
+	if err != nil {
+		return nil, err
+	}
+	progress, err := newProgressView(c.String("progress"), ios)
+	if err != nil {
+		return nil, err
+	}
+	s.progress = progress
+	if lvl := c.String("log-level"); lvl != "" && !validLogLevel(lvl) {
+		return nil, usagef("invalid --log-level %q: use one of %s", lvl, strings.Join(logLevels, ", "))
+	}
 	t, err := s.transport(c)
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	tasks := !c.Bool("no-tasks")
 	opts := client.Options{
-		ClientInfo:   client.Implementation{Name: "mcpctl", Version: version()},
-		Timeout:      c.Duration("timeout"),
-		OnNotify:     s.notification,
-		ServerID:     s.serverID,
-		CredentialID: s.credentialID,
+		ClientInfo:    client.Implementation{Name: "mcpctl", Version: version()},
+		Capabilities:  input.capabilities(tasks),
+		Timeout:       c.Duration("timeout"),
+		MaxTimeout:    c.Duration("max-timeout"),
+		OnNotify:      s.notification,
+		ServerID:      s.serverID,
+		CredentialID:  s.credentialID,
+		Input:         newInputHandler(input, ios),
+		MaxRounds:     c.Int("max-rounds"),
+		TasksDeclared: tasks,
+		LogLevel:      c.String("log-level"),
+		Tasks: client.TaskOptions{
+			CancelOnInterrupt: c.Bool("cancel-on-interrupt"),
+			OnCreated:         func(h json.RawMessage) { rememberTask(s.serverID, h) },
+			OnStatus:          s.taskStatus,
+		},
+	}
+	if c.IsSet("timeout") {
+		opts.Tasks.Timeout = c.Duration("timeout")
 	}
 	switch {
 	case c.Bool("no-cache") || s.dryRun:
@@ -124,6 +167,10 @@ const noServerHelp = "pass --url URL (Streamable HTTP) or --stdio 'CMD ARGS…' 
 
 func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	url, stdio := serverFlags(c)
+	env, cwd := c.StringSlice("env"), c.String("cwd")
+	if url == "" && stdio == "" && s.fallback != nil {
+		url, stdio, env, cwd = s.fallback.url, s.fallback.stdio, s.fallback.env, s.fallback.cwd
+	}
 	switch {
 	case url == "" && stdio == "":
 		return nil, usagef("no server given: %s", noServerHelp)
@@ -151,6 +198,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 			return nil, usagef("%v", err)
 		}
 		s.http, s.target = true, url
+		s.conn = connInfo{url: url}
 		s.serverID, s.credentialID = serverID(url, nil, nil, ""), credentialID(header)
 		return t, nil
 	}
@@ -161,7 +209,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if len(argv) == 0 {
 		return nil, usagef("--stdio is empty: %s", noServerHelp)
 	}
-	env, err := childEnv(c.StringSlice("env"))
+	childenv, err := childEnv(env)
 	if err != nil {
 		return nil, err
 	}
@@ -170,9 +218,10 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		return nil, err
 	}
 	s.target = stdio
-	s.serverID = serverID("", argv, c.StringSlice("env"), c.String("cwd"))
+	s.serverID = serverID("", argv, env, cwd)
+	s.conn = connInfo{stdio: stdio, env: env, cwd: cwd}
 	return client.NewStdio(client.StdioOptions{
-		Command: argv, Env: env, Dir: c.String("cwd"), Stderr: stderr, Trace: trace, DryRun: dry,
+		Command: argv, Env: childenv, Dir: cwd, Stderr: stderr, Trace: trace, DryRun: dry,
 	}), nil
 }
 
@@ -224,7 +273,8 @@ func childEnv(values []string) ([]string, error) {
 	return env, nil
 }
 
-// notification shows request-scoped server notifications on stderr.
+// notification shows request-scoped server notifications on stderr: log
+// messages as "[level] logger: data", progress as --progress says.
 func (s *session) notification(n client.Notification) {
 	switch n.Method {
 	case "notifications/message":
@@ -239,29 +289,14 @@ func (s *session) notification(n client.Notification) {
 		if json.Unmarshal(p.Data, &str) == nil {
 			data = str
 		}
-		prefix := "server log"
-		if p.Level != "" {
-			prefix += " [" + p.Level + "]"
-		}
+		line := "[" + p.Level + "] "
 		if p.Logger != "" {
-			prefix += " " + p.Logger
+			line += p.Logger + ": "
 		}
-		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(prefix+": "+data))
+		s.progress.clear()
+		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(line+data))
 	case "notifications/progress":
-		var p struct {
-			Progress json.Number `json:"progress"`
-			Total    json.Number `json:"total"`
-			Message  string      `json:"message"`
-		}
-		_ = json.Unmarshal(n.Params, &p)
-		line := "progress: " + p.Progress.String()
-		if p.Total != "" {
-			line += "/" + p.Total.String()
-		}
-		if p.Message != "" {
-			line += " " + p.Message
-		}
-		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(line))
+		s.progress.update(n.Params)
 	}
 }
 

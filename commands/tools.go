@@ -3,6 +3,7 @@ package commands
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -71,7 +72,7 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 					"--json gives a base object that items then modify. The arguments are validated against the\n" +
 					"tool's inputSchema before anything is sent (--no-validate sends them as given).\n" +
 					"Exit status 1 when the tool answers isError: true.",
-				Flags: []cli.Flag{jsonArgsFlag, noValidateFlag},
+				Flags: []cli.Flag{jsonArgsFlag, noValidateFlag, &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit (follow it with 'mcpctl tasks wait')"}},
 				Action: withSession(ios, func(c *cli.Context, s *session) error {
 					if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 						return err
@@ -81,34 +82,66 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 					if err != nil {
 						return err
 					}
-					var raw json.RawMessage
-					if s.dryRun {
-						// A dry run shows the call as given: typing would need
-						// the tool list, which a dry run does not fetch.
-						raw, err = s.client.Call(c.Context, "tools/call", toolCallParams(name, args), nil)
-					} else {
-						co := &client.CallOptions{}
+					return s.finishToolCall(c, "tools/call "+name, func() (json.RawMessage, error) {
+						if s.dryRun {
+							// A dry run shows the call as given: typing would
+							// need the tool list, which a dry run does not fetch.
+							return s.client.Call(c.Context, "tools/call", toolCallParams(name, args), nil)
+						}
+						co := &client.CallOptions{NoWait: c.Bool("no-wait")}
 						if !c.Bool("no-validate") {
 							co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
 								return prepareToolArgs(name, tool, args, stringPaths)
 							}
 						}
-						raw, err = s.client.CallTool(c.Context, name, args, co)
-					}
-					if err != nil {
-						return wrapOp(fmt.Sprintf("tools/call %s", name), err)
-					}
-					if err := s.print(c.Context, output.KindToolCall, raw); err != nil {
-						return err
-					}
-					if isToolError(raw) {
-						return &ToolError{Name: name}
-					}
-					return nil
+						return s.client.CallTool(c.Context, name, args, co)
+					})
 				}),
 			},
 		},
 	}
+}
+
+// finishToolCall runs a call whose answer is a CallToolResult (a tool
+// call, a task's result) and prints it: exit 1 when the tool says isError,
+// the task handle as it is with --no-wait.
+func (s *session) finishToolCall(c *cli.Context, op string, call func() (json.RawMessage, error)) error {
+	return s.finishCall(c, op, output.KindToolCall, call)
+}
+
+// finishCall is finishToolCall for any call that may go through input
+// rounds or a task.
+func (s *session) finishCall(c *cli.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
+	raw, err := call()
+	s.progress.clear()
+	if err != nil {
+		return wrapOp(op, err)
+	}
+	if rt, _ := resultType(raw); rt == "task" {
+		kind = output.KindGeneric
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(taskIDOf(raw)))
+	}
+	if err := s.print(c.Context, kind, raw); err != nil {
+		return err
+	}
+	if isToolError(raw) {
+		return &ToolError{Name: strings.TrimPrefix(op, "tools/call ")}
+	}
+	return nil
+}
+
+func resultType(raw json.RawMessage) (string, error) {
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	err := json.Unmarshal(raw, &r)
+	return r.ResultType, err
+}
+
+func taskIDOf(raw json.RawMessage) string {
+	var t client.Task
+	_ = json.Unmarshal(raw, &t)
+	return t.TaskID
 }
 
 func toolCallParams(name string, args json.RawMessage) json.RawMessage {

@@ -19,4 +19,7 @@ const (
 	// KindCacheList is mcpctl's own listing of its result cache:
 	// {"entries":[{"method","params","server","age","ttlMs","fresh",…}]}.
 	KindCacheList Kind = "cache/list"
+	// KindTasksList is mcpctl's record of the tasks it started:
+	// {"tasks":[{"taskId","server","status","createdAt",…}]}.
+	KindTasksList Kind = "tasks/list"
 )

@@ -46,6 +46,12 @@ func buildTable(kind Kind, v *value) *table {
 				return []string{e.str("method"), e.get("params").display(), e.str("server"), e.str("age"), e.str("ttl"), e.get("fresh").display()}
 			})
 		}
+	case KindTasksList:
+		if items, ok := v.array("tasks"); ok {
+			return listTable(items, []string{"TASK ID", "STATUS", "SERVER", "CREATED"}, func(t *value) []string {
+				return []string{t.str("taskId"), t.str("status"), t.str("server"), t.str("createdAt")}
+			})
+		}
 	case KindComplete:
 		if items, ok := v.get("completion").array("values"); ok {
 			return listTable(items, []string{"VALUES"}, func(c *value) []string {

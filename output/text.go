@@ -79,6 +79,8 @@ func writeText(t *textWriter, kind Kind, v *value) {
 		ok = textComplete(t, v)
 	case KindCacheList:
 		ok = textCacheList(t, v)
+	case KindTasksList:
+		ok = textTasksList(t, v)
 	}
 	// A result that does not have the expected shape is still shown in full
 	// rather than half-rendered.
@@ -408,6 +410,25 @@ func textCacheList(t *textWriter, v *value) bool {
 		}
 		t.linef("%s %s  %s  (age %s, ttl %s, %s)", t.bold(t.one(e.str("method"))), t.one(e.get("params").display()),
 			t.one(e.str("server")), e.str("age"), e.str("ttl"), state)
+	}
+	return true
+}
+
+func textTasksList(t *textWriter, v *value) bool {
+	tasks, ok := v.array("tasks")
+	if !ok {
+		return false
+	}
+	if len(tasks) == 0 {
+		t.linef("no tasks started from this machine")
+	}
+	for _, task := range tasks {
+		line := fmt.Sprintf("%s  %s  %s  (started %s)", t.bold(t.one(task.str("taskId"))), t.one(task.str("status")),
+			t.one(task.str("server")), task.str("createdAt"))
+		if m := task.str("statusMessage"); m != "" {
+			line += " — " + t.one(m)
+		}
+		t.linef("%s", line)
 	}
 	return true
 }

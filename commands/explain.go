@@ -1,0 +1,82 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// explain adds to an error what the user can do about it: the
+// continuation document for a call stopped for input, the flag that
+// supplies a capability the server requires, how to pick up a task.
+func (s *session) explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ire *client.InputRequiredError
+	if errors.As(err, &ire) && ire.Method != "" {
+		doc, derr := s.newContinuation(ire)
+		if derr == nil {
+			_ = output.WriteJSONLine(s.ios.Out, doc)
+			return &hintError{err, "the continuation is on stdout; finish with 'mcpctl resume FILE --answer KEY.FIELD=VALUE' (or --answers FILE)"}
+		}
+	}
+	var rpc *client.RPCError
+	if errors.As(err, &rpc) && (rpc.Code == client.CodeMissingClientCapability || rpc.Code == -32003) {
+		return &hintError{err, capabilityHint(rpc.Data)}
+	}
+	if h := taskHint(err); h != "" {
+		return &hintError{err, strings.TrimPrefix(h, "; ")}
+	}
+	return err
+}
+
+// hintError appends a way out to an error, keeping it for errors.As.
+type hintError struct {
+	err  error
+	hint string
+}
+
+func (e *hintError) Error() string {
+	if e.hint == "" {
+		return e.err.Error()
+	}
+	return e.err.Error() + "; " + e.hint
+}
+func (e *hintError) Unwrap() error { return e.err }
+
+// capabilityHint names the flag that supplies each capability a server
+// says it requires (data.requiredCapabilities of -32021 / -32003).
+func capabilityHint(data json.RawMessage) string {
+	var d struct {
+		Required map[string]json.RawMessage `json:"requiredCapabilities"`
+	}
+	_ = json.Unmarshal(data, &d)
+	var hints []string
+	for name, v := range d.Required {
+		switch name {
+		case "elicitation":
+			hints = append(hints, "elicitation: run at a terminal, or pass --answer KEY.FIELD=VALUE, --answers FILE or --elicit")
+		case "roots":
+			hints = append(hints, "roots: pass --root PATH")
+		case "sampling":
+			hints = append(hints, "sampling: pass --sampling-cmd CMD")
+		case "extensions":
+			if strings.Contains(string(v), client.TasksExtension) {
+				hints = append(hints, "the tasks extension: drop --no-tasks")
+			} else {
+				hints = append(hints, "extensions "+output.SanitizeLine(string(v))+": mcpctl does not offer them")
+			}
+		default:
+			hints = append(hints, output.SanitizeLine(name)+": mcpctl does not offer it")
+		}
+	}
+	if len(hints) == 0 {
+		return "the server requires a client capability this invocation did not declare"
+	}
+	return fmt.Sprintf("the server requires %s", strings.Join(hints, "; "))
+}

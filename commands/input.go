@@ -1,0 +1,352 @@
+package commands
+
+// Answering a server's input requests (elicitation/create, roots/list,
+// sampling/createMessage) for input_required rounds and task input phases.
+// Answers come, in this order, from --answers (an InputResponses object),
+// --answer KEY.field=value items, --elicit, and finally a person at the
+// terminal. Nothing prompts when stdin is not a terminal: without an answer
+// the call ends with exit 6 and a continuation document on stdout.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/shlex"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// inputConfig is what the flags say about answering.
+type inputConfig struct {
+	answers     map[string]json.RawMessage // --answers: key → result
+	fieldAnswer map[string][]fieldAnswer  // --answer KEY.field=value
+	elicit      string                    // --elicit accept-defaults|decline|cancel
+	roots       []root                    // --root
+	samplingCmd []string                  // --sampling-cmd
+	openURLs    bool
+	interactive bool // stdin and stderr are terminals
+}
+
+type fieldAnswer struct{ field, value string }
+
+type root struct{ URI, Name string }
+
+// capabilities is the clientCapabilities object this invocation can honour.
+func (ic *inputConfig) capabilities(tasks bool) json.RawMessage {
+	caps := newObject()
+	canElicit := ic.interactive || len(ic.answers) > 0 || len(ic.fieldAnswer) > 0 || ic.elicit != ""
+	if canElicit {
+		caps.set("elicitation", json.RawMessage(`{"form":{},"url":{}}`))
+	}
+	if len(ic.roots) > 0 {
+		caps.set("roots", json.RawMessage(`{}`))
+	}
+	if len(ic.samplingCmd) > 0 {
+		caps.set("sampling", json.RawMessage(`{}`))
+	}
+	if tasks {
+		caps.set("extensions", json.RawMessage(`{"`+client.TasksExtension+`":{}}`))
+	}
+	return caps.raw()
+}
+
+// inputHandler implements client.InputHandler.
+type inputHandler struct {
+	cfg    *inputConfig
+	ios    *output.IOStreams
+	prompt *formPrompter
+	used   map[string]bool // answers given from flags/files, once each
+}
+
+func newInputHandler(cfg *inputConfig, ios *output.IOStreams) *inputHandler {
+	h := &inputHandler{cfg: cfg, ios: ios, used: map[string]bool{}}
+	if cfg.interactive {
+		h.prompt = &formPrompter{in: bufio.NewReader(ios.In), out: ios.ErrOut, color: ios.ColorEnabled()}
+	}
+	return h
+}
+
+// Answer implements client.InputHandler.
+func (h *inputHandler) Answer(ctx context.Context, round client.InputRound) (map[string]json.RawMessage, error) {
+	out := map[string]json.RawMessage{}
+	var unknown []string
+	for _, r := range round.Requests {
+		switch r.Method {
+		case "elicitation/create", "roots/list", "sampling/createMessage":
+		default:
+			unknown = append(unknown, r.Key+" ("+r.Method+")")
+		}
+	}
+	if len(unknown) > 0 {
+		return nil, &client.InputRequiredError{Reason: "mcpctl does not know how to answer " + strings.Join(unknown, ", ")}
+	}
+	for _, r := range round.Requests {
+		a, err := h.answerOne(ctx, r)
+		if err != nil {
+			return nil, err
+		}
+		out[r.Key] = a
+	}
+	return out, nil
+}
+
+func (h *inputHandler) answerOne(ctx context.Context, r client.InputRequest) (json.RawMessage, error) {
+	switch r.Method {
+	case "roots/list":
+		if len(h.cfg.roots) == 0 {
+			return nil, &client.InputRequiredError{Reason: "the server asks for roots (roots/list); pass --root PATH|URI"}
+		}
+		return rootsResult(h.cfg.roots), nil
+	case "sampling/createMessage":
+		if a, ok := h.fromFile(r.Key); ok {
+			return a, nil
+		}
+		if len(h.cfg.samplingCmd) == 0 {
+			return nil, &client.InputRequiredError{Reason: "the server asks for a model completion (sampling/createMessage); pass --sampling-cmd CMD"}
+		}
+		return runSampling(ctx, h.cfg.samplingCmd, r.Params)
+	}
+	return h.elicit(r)
+}
+
+func (h *inputHandler) fromFile(key string) (json.RawMessage, bool) {
+	a, ok := h.cfg.answers[key]
+	if !ok || h.used[key] {
+		return nil, false
+	}
+	h.used[key] = true
+	return a, true
+}
+
+type elicitParams struct {
+	Mode            string          `json:"mode"`
+	Message         string          `json:"message"`
+	RequestedSchema json.RawMessage `json:"requestedSchema"`
+	URL             string          `json:"url"`
+	ElicitationID   string          `json:"elicitationId"`
+}
+
+func (h *inputHandler) elicit(r client.InputRequest) (json.RawMessage, error) {
+	var p elicitParams
+	if err := json.Unmarshal(r.Params, &p); err != nil {
+		return nil, &client.ProtocolError{Msg: fmt.Sprintf("inputRequests[%q]: elicitation params are malformed: %v", r.Key, err)}
+	}
+	if p.Mode == "url" {
+		return h.elicitURL(r.Key, p)
+	}
+	if len(p.RequestedSchema) == 0 {
+		p.RequestedSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	if _, err := parseRequestedSchema(p.RequestedSchema); err != nil {
+		return nil, &client.ProtocolError{Msg: fmt.Sprintf("inputRequests[%q]: the requestedSchema is malformed: %v", r.Key, err)}
+	}
+	if a, ok := h.fromFile(r.Key); ok {
+		if err := checkElicitResult(p.RequestedSchema, a); err != nil {
+			return nil, usagef("--answers: the answer to %q does not fit what the server asked: %v", r.Key, err)
+		}
+		return a, nil
+	}
+	if fa, ok := h.cfg.fieldAnswer[r.Key]; ok && !h.used["field:"+r.Key] {
+		h.used["field:"+r.Key] = true
+		return h.fieldResult(r.Key, p.RequestedSchema, fa)
+	}
+	switch h.cfg.elicit {
+	case "decline", "cancel":
+		return json.RawMessage(`{"action":"` + h.cfg.elicit + `"}`), nil
+	case "accept-defaults":
+		content, err := elicitDefaults(p.RequestedSchema)
+		if err != nil {
+			return nil, usagef("--elicit accept-defaults cannot answer %q: %v (give it with --answer %s.FIELD=VALUE)", r.Key, err, r.Key)
+		}
+		return acceptResult(content), nil
+	}
+	if h.prompt != nil {
+		return h.prompt.askForm(p.Message, p.RequestedSchema)
+	}
+	return nil, &client.InputRequiredError{Reason: "stdin is not a terminal; answer with --answer KEY.FIELD=VALUE, --answers FILE or --elicit", Err: client.ErrNoAnswer}
+}
+
+func (h *inputHandler) elicitURL(key string, p elicitParams) (json.RawMessage, error) {
+	if a, ok := h.fromFile(key); ok {
+		return a, nil
+	}
+	switch h.cfg.elicit {
+	case "decline", "cancel":
+		return json.RawMessage(`{"action":"` + h.cfg.elicit + `"}`), nil
+	}
+	if h.prompt != nil {
+		return h.prompt.askURL(p.Message, p.URL, h.cfg.openURLs, openBrowser)
+	}
+	host := p.URL
+	if u, err := url.Parse(p.URL); err == nil {
+		host = u.Host
+	}
+	return nil, &client.InputRequiredError{Reason: fmt.Sprintf("the server asks you to visit %s (host %s) in a browser; run at a terminal, or answer with --answers FILE", output.SanitizeLine(p.URL), output.SanitizeLine(host)), Err: client.ErrNoAnswer}
+}
+
+// fieldResult builds {"action":"accept","content":…} from --answer items,
+// typed by the requested schema, and checks it.
+func (h *inputHandler) fieldResult(key string, schema json.RawMessage, items []fieldAnswer) (json.RawMessage, error) {
+	content := newObject()
+	for _, it := range items {
+		v, err := typeElicitValue(schema, it.field, it.value)
+		if err != nil {
+			return nil, usagef("--answer %s.%s: %v", key, it.field, err)
+		}
+		content.set(it.field, v)
+	}
+	res := acceptResult(content.raw())
+	if err := checkElicitResult(schema, res); err != nil {
+		return nil, usagef("--answer %s: %v", key, err)
+	}
+	return res, nil
+}
+
+func acceptResult(content json.RawMessage) json.RawMessage {
+	o := newObject()
+	o.set("action", jsonString("accept"))
+	o.set("content", content)
+	return o.raw()
+}
+
+func rootsResult(roots []root) json.RawMessage {
+	var b bytes.Buffer
+	b.WriteString(`{"roots":[`)
+	for i, r := range roots {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		o := newObject()
+		o.set("uri", jsonString(r.URI))
+		if r.Name != "" {
+			o.set("name", jsonString(r.Name))
+		}
+		b.Write(o.raw())
+	}
+	b.WriteString(`]}`)
+	return b.Bytes()
+}
+
+// parseRoot turns --root PATH|URI into a root: paths become file:// URIs
+// of their absolute form, named after their last element.
+func parseRoot(s string) (root, error) {
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
+		return root{URI: s}, nil
+	}
+	abs, err := filepath.Abs(s)
+	if err != nil {
+		return root{}, usagef("--root %q: %v", s, err)
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
+	return root{URI: u.String(), Name: filepath.Base(abs)}, nil
+}
+
+// runSampling pipes the request's params to the user's command and reads
+// a CreateMessageResult from its stdout.
+func runSampling(ctx context.Context, argv []string, params json.RawMessage) (json.RawMessage, error) {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stdin = bytes.NewReader(params)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		return nil, usagef("--sampling-cmd %s failed: %v %s", argv[0], err, oneLine(msg))
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &res); err != nil {
+		return nil, usagef("--sampling-cmd %s did not print a JSON object (a CreateMessageResult): %v", argv[0], err)
+	}
+	if _, ok := res["content"]; !ok {
+		return nil, usagef("--sampling-cmd %s printed no \"content\": a CreateMessageResult needs role, content and model", argv[0])
+	}
+	return json.RawMessage(bytes.TrimSpace(stdout.Bytes())), nil
+}
+
+// openBrowser opens a URL the user agreed to open.
+func openBrowser(u string) error {
+	for _, c := range [][]string{{"xdg-open", u}, {"open", u}, {"rundll32", "url.dll,FileProtocolHandler", u}} {
+		if _, err := exec.LookPath(c[0]); err == nil {
+			cmd := exec.Command(c[0], c[1:]...)
+			cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+			return cmd.Start()
+		}
+	}
+	return errors.New("no browser opener found (xdg-open, open); open the URL yourself")
+}
+
+// readInputConfig reads the answering flags.
+func readInputConfig(c interface {
+	StringSlice(string) []string
+	String(string) string
+	Bool(string) bool
+}, ios *output.IOStreams) (*inputConfig, error) {
+	ic := &inputConfig{
+		fieldAnswer: map[string][]fieldAnswer{},
+		openURLs:    c.Bool("open-urls"),
+		interactive: ios.IsStdinTTY() && ios.IsStderrTTY(),
+	}
+	for _, a := range c.StringSlice("answer") {
+		kf, v, ok := strings.Cut(a, "=")
+		key, field, ok2 := strings.Cut(kf, ".")
+		if !ok || !ok2 || key == "" || field == "" {
+			return nil, usagef("invalid --answer %q: write KEY.FIELD=VALUE (KEY is the server's input request key)", a)
+		}
+		ic.fieldAnswer[key] = append(ic.fieldAnswer[key], fieldAnswer{field, v})
+	}
+	if f := c.String("answers"); f != "" {
+		data, err := readJSONArg("--answers", f, ios.In)
+		if err != nil {
+			return nil, err
+		}
+		obj, err := parseObject("--answers", data)
+		if err != nil {
+			return nil, err
+		}
+		ic.answers = obj.vals
+		if f == "-" {
+			ic.interactive = false // stdin is spent
+		}
+	}
+	switch e := c.String("elicit"); e {
+	case "", "accept-defaults", "decline", "cancel":
+		ic.elicit = e
+	default:
+		return nil, usagef("invalid --elicit %q: use accept-defaults, decline or cancel", e)
+	}
+	for _, r := range c.StringSlice("root") {
+		rt, err := parseRoot(r)
+		if err != nil {
+			return nil, err
+		}
+		ic.roots = append(ic.roots, rt)
+	}
+	if s := c.String("sampling-cmd"); s != "" {
+		argv, err := shlex.Split(s)
+		if err != nil || len(argv) == 0 {
+			return nil, usagef("cannot split --sampling-cmd %q", s)
+		}
+		ic.samplingCmd = argv
+	}
+	return ic, nil
+}
+
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func validLogLevel(l string) bool {
+	for _, v := range logLevels {
+		if v == l {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,62 @@
+package commands
+
+import (
+	"encoding/json"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func resumeCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "resume",
+		Usage:     "finish a call that stopped for input (exit 6), from its continuation document",
+		ArgsUsage: "CONTINUATION-FILE|-",
+		Description: "When input cannot be given (no terminal, no --answer), mcpctl exits 6 and prints a\n" +
+			"continuation document on stdout. Answer it later:\n" +
+			"   mcpctl tools call signup_form > pending.json    # exit 6\n" +
+			"   mcpctl resume pending.json --answer form.name=Ada --answer form.email=ada@example.com\n" +
+			"The server is reached as the document says unless --url/--stdio name one, which must\n" +
+			"be the same server. Documents are sealed: an edited one is refused.",
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 1, 1, "CONTINUATION-FILE|- [--answers FILE | --answer KEY.FIELD=VALUE…]"); err != nil {
+				return err
+			}
+			if c.Args().First() == "-" && c.String("answers") == "-" {
+				return usagef("the continuation and --answers cannot both come from stdin")
+			}
+			data, err := readJSONArg("continuation", "@"+c.Args().First(), ios.In)
+			if c.Args().First() == "-" {
+				data, err = readJSONArg("continuation", "-", ios.In)
+			}
+			if err != nil {
+				return err
+			}
+			k, err := readContinuation(data)
+			if err != nil {
+				return err
+			}
+			s, err := newSessionFor(c, ios, &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd})
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			if s.serverID != k.Server {
+				return usagef("this continuation belongs to another server (%s); resume it against that one", output.SanitizeLine(k.Server))
+			}
+			cc, err := k.clientContinuation()
+			if err != nil {
+				return usagef("the continuation is unusable: %v", err)
+			}
+			s.client.SetVersion(k.ProtocolVersion)
+			kind := map[string]output.Kind{"prompts/get": output.KindPromptGet, "resources/read": output.KindResourceRead}[k.Method]
+			if kind == "" {
+				kind = output.KindToolCall
+			}
+			return s.explain(s.finishCall(c, k.Method, kind, func() (json.RawMessage, error) {
+				return s.client.Resume(c.Context, cc, nil)
+			}))
+		},
+	}
+}

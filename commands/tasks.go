@@ -1,0 +1,244 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// Tasks this machine started are remembered in the state directory, one
+// file per task, so that `tasks list` can show them and `tasks wait` can
+// pick one up again after mcpctl (or the machine) restarted.
+
+type taskRecord struct {
+	TaskID    string    `json:"taskId"`
+	Server    string    `json:"server"`
+	Status    string    `json:"status"`
+	Message   string    `json:"statusMessage,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+func tasksDir() (string, error) {
+	d, err := stateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "tasks"), nil
+}
+
+func taskFile(dir, id string) string {
+	return filepath.Join(dir, client.HashCredential(id)+".json")
+}
+
+// rememberTask records a task handle; failures only lose the record.
+func rememberTask(server string, handle json.RawMessage) {
+	var t client.Task
+	if json.Unmarshal(handle, &t) != nil || t.TaskID == "" {
+		return
+	}
+	updateTaskRecord(server, t)
+}
+
+func updateTaskRecord(server string, t client.Task) {
+	dir, err := tasksDir()
+	if err != nil {
+		return
+	}
+	now := time.Now().UTC()
+	rec := taskRecord{TaskID: t.TaskID, Server: server, CreatedAt: now}
+	if data, err := os.ReadFile(taskFile(dir, t.TaskID)); err == nil {
+		_ = json.Unmarshal(data, &rec)
+	}
+	if server != "" {
+		rec.Server = server
+	}
+	rec.Status, rec.Message, rec.UpdatedAt = t.Status, t.StatusMessage, now
+	data, _ := json.Marshal(rec)
+	if os.MkdirAll(dir, 0o700) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if tmp.Close() != nil || werr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	if os.Rename(tmp.Name(), taskFile(dir, t.TaskID)) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// taskStatus records each polled status and, at a terminal, shows it.
+func (s *session) taskStatus(raw json.RawMessage) {
+	var t client.Task
+	if json.Unmarshal(raw, &t) != nil {
+		return
+	}
+	updateTaskRecord(s.serverID, t)
+	if s.ios.IsStderrTTY() {
+		line := fmt.Sprintf("task %s: %s", t.TaskID, t.Status)
+		if t.StatusMessage != "" {
+			line += " — " + t.StatusMessage
+		}
+		s.progress.status(line)
+	}
+}
+
+func taskIDArg(c *cli.Context) (string, error) {
+	if err := needArgs(c, 1, 1, "TASK-ID"); err != nil {
+		return "", err
+	}
+	return c.Args().First(), nil
+}
+
+func taskParams(id string) json.RawMessage {
+	o := newObject()
+	o.set("taskId", jsonString(id))
+	return o.raw()
+}
+
+func tasksCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:  "tasks",
+		Usage: "follow long-running work (the Tasks extension)",
+		Description: "A tools/call may be answered with a task; mcpctl waits for it unless --no-wait.\n" +
+			"Tasks started here are remembered in the state directory ($MCPCTL_STATE_DIR,\n" +
+			"$XDG_STATE_HOME/mcpctl or ~/.local/state/mcpctl).",
+		Subcommands: []*cli.Command{
+			{
+				Name: "get", Usage: "show a task (tasks/get)", ArgsUsage: "TASK-ID",
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					id, err := taskIDArg(c)
+					if err != nil {
+						return err
+					}
+					raw, err := s.client.Call(c.Context, "tasks/get", taskParams(id), nil)
+					if err != nil {
+						return wrapOp("tasks/get "+id, err)
+					}
+					var t client.Task
+					if json.Unmarshal(raw, &t) == nil {
+						updateTaskRecord(s.serverID, t)
+					}
+					return s.print(c.Context, output.KindGeneric, raw)
+				}),
+			},
+			{
+				Name: "wait", Usage: "wait for a task to end and print its result, answering its input requests", ArgsUsage: "TASK-ID",
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					id, err := taskIDArg(c)
+					if err != nil {
+						return err
+					}
+					return s.finishToolCall(c, "task "+id, func() (json.RawMessage, error) {
+						return s.client.WaitTask(c.Context, taskParams(id), &client.CallOptions{})
+					})
+				}),
+			},
+			{
+				Name: "update", Usage: "answer a task's input requests (tasks/update) from --answer/--answers/--elicit or a terminal", ArgsUsage: "TASK-ID",
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					id, err := taskIDArg(c)
+					if err != nil {
+						return err
+					}
+					raw, err := s.client.Call(c.Context, "tasks/get", taskParams(id), nil)
+					if err != nil {
+						return wrapOp("tasks/get "+id, err)
+					}
+					var t struct {
+						Status        string          `json:"status"`
+						InputRequests json.RawMessage `json:"inputRequests"`
+					}
+					_ = json.Unmarshal(raw, &t)
+					if t.Status != "input_required" {
+						return usagef("task %s is %s; it needs no input", id, t.Status)
+					}
+					k := &continuation{Method: "tasks/update", TaskID: id, InputRequests: t.InputRequests, Round: 1}
+					cc, err := k.clientContinuation()
+					if err != nil {
+						return &client.ProtocolError{Msg: "tasks/get: " + err.Error()}
+					}
+					if err := s.client.AnswerTask(c.Context, cc); err != nil {
+						return wrapOp("tasks/update "+id, err)
+					}
+					fmt.Fprintf(ios.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
+					return nil
+				}),
+			},
+			{
+				Name: "cancel", Usage: "ask the server to cancel a task (tasks/cancel)", ArgsUsage: "TASK-ID",
+				Action: withSession(ios, func(c *cli.Context, s *session) error {
+					id, err := taskIDArg(c)
+					if err != nil {
+						return err
+					}
+					raw, err := s.client.Call(c.Context, "tasks/cancel", taskParams(id), nil)
+					if err != nil {
+						return wrapOp("tasks/cancel "+id, err)
+					}
+					return s.print(c.Context, output.KindGeneric, raw)
+				}),
+			},
+			{
+				Name: "list", Usage: "list the tasks started from this machine", ArgsUsage: " ",
+				Action: func(c *cli.Context) error {
+					render, err := renderOptions(c, ios)
+					if err != nil {
+						return err
+					}
+					list, err := listTaskRecords()
+					if err != nil {
+						return err
+					}
+					return output.Render(c.Context, ios, render, output.KindTasksList, list)
+				},
+			},
+		},
+	}
+}
+
+func listTaskRecords() (json.RawMessage, error) {
+	dir, err := tasksDir()
+	if err != nil {
+		return nil, err
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	recs := []taskRecord{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var r taskRecord
+		if json.Unmarshal(data, &r) == nil && r.TaskID != "" {
+			recs = append(recs, r)
+		}
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].CreatedAt.Before(recs[j].CreatedAt) })
+	b, err := json.Marshal(map[string]any{"tasks": recs})
+	return b, err
+}
+
+// taskHint tells a user whose wait ended how to pick the task up again.
+func taskHint(err error) string {
+	var ie *client.TaskInterruptedError
+	if !errors.As(err, &ie) || ie.Cancelled {
+		return ""
+	}
+	return fmt.Sprintf("; 'mcpctl tasks wait %s' picks it up again", strings.TrimSpace(ie.TaskID))
+}
