@@ -385,4 +385,3 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 		c.logf("cache: cannot store %s: %v", k.Method, err)
 	}
 }
-

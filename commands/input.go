@@ -29,10 +29,10 @@ import (
 // inputConfig is what the flags say about answering.
 type inputConfig struct {
 	answers     map[string]json.RawMessage // --answers: key → result
-	fieldAnswer map[string][]fieldAnswer  // --answer KEY.field=value
-	elicit      string                    // --elicit accept-defaults|decline|cancel
-	roots       []root                    // --root
-	samplingCmd []string                  // --sampling-cmd
+	fieldAnswer map[string][]fieldAnswer   // --answer KEY.field=value
+	elicit      string                     // --elicit accept-defaults|decline|cancel
+	roots       []root                     // --root
+	samplingCmd []string                   // --sampling-cmd
 	openURLs    bool
 	interactive bool // stdin and stderr are terminals
 }
