@@ -42,12 +42,13 @@ type fieldAnswer struct{ field, value string }
 type root struct{ URI, Name string }
 
 // capabilities is the clientCapabilities object this invocation can honour.
+// Elicitation is always declared: a person at the terminal, --answer,
+// --answers or --elicit answer it now, and otherwise the call ends with a
+// continuation document that `mcpctl resume` answers later. Roots and
+// sampling need their flags; the tasks extension is on unless --no-tasks.
 func (ic *inputConfig) capabilities(tasks bool) json.RawMessage {
 	caps := newObject()
-	canElicit := ic.interactive || len(ic.answers) > 0 || len(ic.fieldAnswer) > 0 || ic.elicit != ""
-	if canElicit {
-		caps.set("elicitation", json.RawMessage(`{"form":{},"url":{}}`))
-	}
+	caps.set("elicitation", json.RawMessage(`{"form":{},"url":{}}`))
 	if len(ic.roots) > 0 {
 		caps.set("roots", json.RawMessage(`{}`))
 	}
@@ -173,7 +174,7 @@ func (h *inputHandler) elicit(r client.InputRequest) (json.RawMessage, error) {
 	if h.prompt != nil {
 		return h.prompt.askForm(p.Message, p.RequestedSchema)
 	}
-	return nil, &client.InputRequiredError{Reason: "stdin is not a terminal; answer with --answer KEY.FIELD=VALUE, --answers FILE or --elicit", Err: client.ErrNoAnswer}
+	return nil, &client.InputRequiredError{Reason: "no terminal to ask at, and no --answer, --answers or --elicit for it", Err: client.ErrNoAnswer}
 }
 
 func (h *inputHandler) elicitURL(key string, p elicitParams) (json.RawMessage, error) {
@@ -304,7 +305,12 @@ func readInputConfig(c interface {
 		ic.fieldAnswer[key] = append(ic.fieldAnswer[key], fieldAnswer{field, v})
 	}
 	if f := c.String("answers"); f != "" {
-		data, err := readJSONArg("--answers", f, ios.In)
+		// A file name, - for stdin, or the JSON itself.
+		src := f
+		if f != "-" && !strings.HasPrefix(strings.TrimSpace(f), "{") && !strings.HasPrefix(f, "@") {
+			src = "@" + f
+		}
+		data, err := readJSONArg("--answers", src, ios.In)
 		if err != nil {
 			return nil, err
 		}
