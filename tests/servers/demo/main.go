@@ -1,6 +1,7 @@
 // Command demo is a small but complete MCP server used to exercise mcpctl:
-// two tools (one with an output schema), text and binary resources, a
-// resource template, a prompt and argument completion.
+// tools (one with an output schema, others that need elicitation, roots,
+// sampling, progress and logging, or run as tasks), text and binary
+// resources, a resource template, a prompt and argument completion.
 //
 // It speaks stdio by default, or stateless Streamable HTTP with --http. Both
 // serve protocol revision 2026-07-28 as well as the legacy initialize-based
@@ -13,7 +14,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -26,7 +26,8 @@ import (
 
 const instructions = "Demo server for MCP client testing. Use calculator_arithmetic for arithmetic and " +
 	"weather_current for (fake, deterministic) weather. Resources and the weather_report prompt " +
-	"are also available."
+	"are also available. The other tools exist to exercise client features (elicitation, roots, " +
+	"sampling, progress, logging and tasks)."
 
 // cacheTTL is the ttlMs the demo puts on its cacheable results (lists,
 // server/discover, resources/read); --ttl-ms changes it.
@@ -43,8 +44,16 @@ func newServer() *mcp.Server {
 		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
 			c.TTLMs = cacheTTL
 		},
+		Capabilities: &mcp.ServerCapabilities{
+			Logging:    &mcp.LoggingCapabilities{}, // long_job logs
+			Extensions: map[string]any{tasksExtension: map[string]any{}},
+		},
 	})
+	tasks := newTaskStore()
+	tasks.register(s)
 	addTools(s)
+	addInteractiveTools(s, tasks)
+	s.AddReceivingMiddleware(checkLogLevel, specShape, legacyRounds)
 	addResources(s)
 	addPrompts(s)
 	return s
@@ -102,24 +111,6 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdownCtx)
-}
-
-// newHTTPHandler serves MCP at both /mcp and / so clients configured with
-// either URL work. Browsers on other origins are refused, as the spec asks
-// of local servers; non-browser clients such as curl are unaffected.
-func newHTTPHandler(server *mcp.Server) http.Handler {
-	mcpHandler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
-		&mcp.StreamableHTTPOptions{
-			// 2026-07-28 requests are only accepted in stateless mode.
-			Stateless: true,
-			// Plain JSON bodies are easier to inspect with curl and in tests.
-			JSONResponse: true,
-			Logger:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcpHandler)
-	mux.Handle("/{$}", mcpHandler)
-	return http.NewCrossOriginProtection().Handler(mux)
 }
 
 // endpointURL reports a dialable URL even when listening on a wildcard

@@ -19,7 +19,10 @@ const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28
 	`"io.modelcontextprotocol/clientCapabilities":{},` +
 	`"io.modelcontextprotocol/clientInfo":{"name":"test","version":"0"}}`
 
-var wantTools = []string{"calculator_arithmetic", "weather_current"}
+var wantTools = []string{
+	"ask_model", "calculator_arithmetic", "list_roots_tool", "long_job", "multi_step",
+	"open_dashboard", "signup_form", "slow_task", "weather_current",
+}
 
 // TestStdioPipe feeds raw JSON lines and closes input at once, the way
 // `printf ... | demo` does, so it also covers the EOF draining.
@@ -189,6 +192,69 @@ func TestHTTPBothPaths(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != 200 || !strings.Contains(string(data), `"weather_current"`) {
 			t.Errorf("POST %s: status %d, body %s", path, resp.StatusCode, data)
+		}
+	}
+}
+
+// TestSDKClientInteractions drives the interactive tools with the SDK's own
+// client, whose multi round-trip loop answers the input requests with its
+// handlers: a check that the demo's shapes are what an independent client
+// expects.
+func TestSDKClientInteractions(t *testing.T) {
+	httpSrv := httptest.NewServer(newHTTPHandler(newServer()))
+	defer httpSrv.Close()
+	for name, transport := range map[string]func() mcp.Transport{
+		"inmemory": func() mcp.Transport {
+			st, ct := mcp.NewInMemoryTransports()
+			if _, err := newServer().Connect(context.Background(), st, nil); err != nil {
+				t.Fatal(err)
+			}
+			return ct
+		},
+		"http": func() mcp.Transport { return &mcp.StreamableClientTransport{Endpoint: httpSrv.URL + "/mcp"} },
+	} {
+		t.Run(name, func(t *testing.T) { checkInteractions(t, transport()) })
+	}
+}
+
+func checkInteractions(t *testing.T, transport mcp.Transport) {
+	ctx := context.Background()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "0"}, &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			switch req.Params.Message {
+			case "Pick a colour":
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"color": "blue"}}, nil
+			case "How many blue things?":
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"count": 4}}, nil
+			}
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "email": "ada@example.com"}}, nil
+		},
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return &mcp.CreateMessageResult{Role: "assistant", Model: "test", Content: &mcp.TextContent{Text: "Paris"}}, nil
+		},
+	})
+	client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+	cs, err := client.Connect(ctx, transport, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for tool, want := range map[string]string{
+		"multi_step":      "4 blue things",
+		"ask_model":       "Paris",
+		"list_roots_tool": "1 root(s)\nfile:///work (work)",
+		// The SDK client fills in the schema's defaults before answering.
+		"signup_form": `signed up with {"email":"ada@example.com","name":"Ada","newsletter":true,"plan":"free"}`,
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool})
+		if err != nil {
+			t.Errorf("%s: %v", tool, err)
+			continue
+		}
+		if len(res.Content) != 1 {
+			t.Errorf("%s: %d content blocks", tool, len(res.Content))
+		} else if text, ok := res.Content[0].(*mcp.TextContent); !ok || text.Text != want {
+			t.Errorf("%s: content %+v, want %q", tool, res.Content[0], want)
 		}
 	}
 }

@@ -26,6 +26,10 @@ const readmeText = `mcpctl demo server
 This server exists to exercise MCP clients such as mcpctl.
 
 Tools:     calculator_arithmetic, weather_current
+           signup_form (form elicitation), open_dashboard (URL elicitation),
+           list_roots_tool (roots), ask_model (sampling), multi_step (two
+           rounds), long_job (progress and logs), slow_task (a task when the
+           client supports io.modelcontextprotocol/tasks)
 Resources: demo://readme (this file), demo://logo.png
 Templates: demo://weather/{location}
 Prompts:   weather_report
