@@ -199,6 +199,18 @@ EOF
 	exit $rc
 	;;
 
+sep-2322-client-request-state)
+	# Multi round-trip requests: each tool first answers input_required with
+	# an elicitation under the key "confirm"; mcpctl answers it from
+	# --answers and retries with the requestState echoed (or none).
+	answers='{"confirm":{"action":"accept","content":{"confirmed":true}}}'
+	rc=0
+	for tool in test_mrtr_echo_state test_mrtr_unrelated test_mrtr_no_state test_mrtr_no_result_type; do
+		mcp tools call "$tool" --answers "$answers" || rc=1
+	done
+	exit $rc
+	;;
+
 *)
 	echo "adapter: scenario '$scenario' is not supported by tests/conformance/adapter.sh" >&2
 	exit 1
