@@ -96,11 +96,18 @@ func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallO
 	}
 	answered := map[string]bool{}
 	round := 0
+	// A bare {"taskId"} (tasks wait ID) is polled at once.
+	fresh := t.Status == ""
+	if fresh {
+		t.Status = "working"
+	}
 	for {
 		if ended, res, err := taskOutcome(t); ended {
 			return res, err
 		}
-		if t.Status == "input_required" {
+		if fresh {
+			fresh = false
+		} else if t.Status == "input_required" {
 			round++
 			if err := c.answerTask(waitCtx, id, round, answered); err != nil {
 				return nil, c.interrupted(ctx, id, err)
@@ -193,7 +200,7 @@ func (c *Client) answerTaskRequests(ctx context.Context, id string, round int, r
 	if err != nil {
 		var ire *InputRequiredError
 		if errors.As(err, &ire) {
-			ire.Method, ire.TaskID, ire.Requests = "tasks/update", id, pending
+			ire.Method, ire.TaskID, ire.Requests, ire.Round = "tasks/update", id, pending, round
 		}
 		return err
 	}

@@ -142,7 +142,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 				return nil, err
 			}
 		}
-		callOpts := CallOptions{OnNotify: co.OnNotify, Header: http.Header{}}
+		callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
 		if c.t.Kind() == "http" {
 			if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
 				return nil, err

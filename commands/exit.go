@@ -13,7 +13,7 @@ import (
 // document it and tests pin it.
 const (
 	ExitOK          = 0
-	ExitToolError   = 1 // the tool answered isError: true
+	ExitToolError   = 1 // the tool answered isError: true, or its task was cancelled
 	ExitUsage       = 2 // flags, arguments, validation, jq filters
 	ExitConnection  = 3 // spawn, refused, server died, timeout, protocol violation
 	ExitServerError = 4 // the server answered a JSON-RPC error
@@ -68,13 +68,15 @@ func ExitCode(err error) int {
 		version *client.VersionError
 		input   *client.InputRequiredError
 		query   *output.QueryError
+
+		cancelled *client.TaskCancelledError
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
 		return ExitOK
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
-	case errors.As(err, &tool):
+	case errors.As(err, &tool), errors.As(err, &cancelled):
 		return ExitToolError
 	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown), errors.As(err, &query):
 		return ExitUsage

@@ -144,7 +144,7 @@ func tasksCommand(ios *output.IOStreams) *cli.Command {
 					if err != nil {
 						return err
 					}
-					return s.finishToolCall(c, "task "+id, func() (json.RawMessage, error) {
+					return s.finishToolCall(c, "tasks wait", func() (json.RawMessage, error) {
 						return s.client.WaitTask(c.Context, taskParams(id), &client.CallOptions{})
 					})
 				}),
