@@ -40,10 +40,14 @@ go build -trimpath -o "$tmp/mcpctl" .
 go build -trimpath -o "$tmp/demo" ./tests/servers/demo
 go build -trimpath -o "$tmp/noop" ./tests/bench/noop
 go build -trimpath -o "$tmp/harness" ./tests/bench/harness
+# The same mcpctl without cgo, timed next to the real one in "Where the time
+# goes": what dynamic linking against libc costs at start-up.
+CGO_ENABLED=0 go build -trimpath -o "$tmp/mcpctl-nocgo" .
 
 # In the background so that the traps above run as soon as a signal comes.
 "$tmp/harness" \
 	-mcpctl "$tmp/mcpctl" -demo "$tmp/demo" -noop "$tmp/noop" \
+	-variant "static (CGO_ENABLED=0)=$tmp/mcpctl-nocgo" \
 	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" \
 	-command "bash tests/bench/run.sh" "$@" &
 harness_pid=$!

@@ -60,7 +60,33 @@ var (
 	outFile   = flag.String("out", "BENCHMARKS.md", "where to write the report (empty: do not write)")
 	command   = flag.String("command", "bash tests/bench/run.sh", "the command recorded in the report as the way to reproduce it")
 	findings  = flag.String("findings", "", "a Markdown file with the hand-written analysis, embedded in the report (optional)")
+	variants  variantFlag
 )
+
+func init() {
+	flag.Var(&variants, "variant", "`LABEL=PATH` of another mcpctl build to time in \"Where the time goes\" (--version and a warm call); repeatable")
+}
+
+// variantFlag collects -variant LABEL=PATH values: other builds of mcpctl
+// (other build flags, patched dependencies) timed next to the real one.
+type variantFlag []struct{ label, path string }
+
+func (v *variantFlag) String() string { return fmt.Sprint(*v) }
+
+func (v *variantFlag) Set(s string) error {
+	// The last "=" splits, so a label may contain one (CGO_ENABLED=0).
+	i := strings.LastIndex(s, "=")
+	if i <= 0 || i == len(s)-1 {
+		return errors.New("want LABEL=PATH")
+	}
+	label, path := s[:i], s[i+1:]
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	*v = append(*v, struct{ label, path string }{label, abs})
+	return nil
+}
 
 func main() {
 	flag.Parse()
@@ -504,11 +530,17 @@ type report struct {
 	initTotal            float64
 	initTop              []initEntry
 	started              time.Time
+	load                 string
 	elapsed              time.Duration
 }
 
 func run() error {
-	rep := &report{started: time.Now()}
+	rep := &report{started: time.Now(), load: "unknown"}
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(data)); len(f) >= 3 {
+			rep.load = strings.Join(f[:3], " ") + " (1, 5, 15 min)"
+		}
+	}
 	var err error
 	scratch, err = os.MkdirTemp("", "mcpctl-bench-")
 	if err != nil {
@@ -568,7 +600,7 @@ func run() error {
 		return err
 	}
 
-	curlSide := side{label: "curl", show: shellJoin(append([]string{"curl"}, rep.curl[1:]...)), make: func(int) (job, error) {
+	curlSide := side{label: "curl", show: "curl -sS --fail-with-body -X POST URL -H … --data-binary REQUEST", make: func(int) (job, error) {
 		return job{argv: rep.curl, env: childEnv(), want: wantText}, nil
 	}}
 	pipeSide := side{label: "pipe", show: "printf '%s\\n' REQUEST | demo --ttl-ms " + longTTL, make: func(int) (job, error) {
@@ -643,8 +675,9 @@ func run() error {
 	}
 	rep.elapsed = time.Since(rep.started)
 
-	text := rep.table()
-	fmt.Println(text)
+	fmt.Println(rep.table())
+	fmt.Println(rep.floorTable())
+	fmt.Printf("package init of mcpctl --version: %.2f ms in total\n%s\n", rep.initTotal, rep.initTable())
 	for _, c := range rep.checks {
 		fmt.Printf("wire: %-40s %d request(s) %v ok=%v\n", c.what, len(c.got), c.got, c.ok)
 	}
@@ -772,7 +805,7 @@ func floors(serverURL, warmDir string, call []string) ([]*floor, error) {
 	add := func(label, show string, j func() job) { fs = append(fs, &floor{label: label, show: show, j: j}) }
 	add("exec floor", "/bin/true", func() job { return job{argv: []string{"/bin/true"}, env: childEnv()} })
 	if *noopBin != "" {
-		add("Go runtime floor", "noop (a Go `func main() {}`)", func() job { return job{argv: []string{*noopBin}, env: childEnv()} })
+		add("Go runtime floor (tests/bench/noop, an empty main)", "noop", func() job { return job{argv: []string{*noopBin}, env: childEnv()} })
 	}
 	add("curl start-up", "curl --version", func() job { return job{argv: []string{*curlBin, "--version"}, env: childEnv()} })
 	add("mcpctl start-up", "mcpctl --version", func() job {
@@ -781,6 +814,21 @@ func floors(serverURL, warmDir string, call []string) ([]*floor, error) {
 	add("mcpctl, no network", "mcpctl --url URL --dry-run "+strings.Join(call, " "), func() job {
 		return job{argv: append([]string{*mcpctlBin, "--url", serverURL, "--dry-run"}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: "weather_current"}
 	})
+	add("mcpctl, warm call", "mcpctl --url URL "+strings.Join(call, " "), func() job {
+		return job{argv: append([]string{*mcpctlBin, "--url", serverURL}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}
+	})
+	curlCall := curlArgv(serverURL, mustRequest(serverURL))
+	add("curl, the call", "curl … (as above)", func() job {
+		return job{argv: curlCall, env: childEnv(), want: wantText}
+	})
+	for _, v := range variants {
+		add("what-if: "+v.label, "mcpctl --version", func() job {
+			return job{argv: []string{v.path, "--version"}, env: childEnv()}
+		})
+		add("what-if: "+v.label, "mcpctl --url URL "+strings.Join(call, " ")+" (warm)", func() job {
+			return job{argv: append([]string{v.path, "--url", serverURL}, call...), env: childEnv("MCPCTL_CACHE_DIR=" + warmDir), want: wantText}
+		})
+	}
 	add("demo start-up", "demo < /dev/null (stdio, exits at EOF)", func() job {
 		return job{argv: demoStdio, env: childEnv(), stdin: []byte{}}
 	})
@@ -878,6 +926,25 @@ func (r *report) table() string {
 	return b.String()
 }
 
+func (r *report) floorTable() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| what | command | median (p10–p90) ms |\n|---|---|---|\n")
+	for _, f := range r.floors {
+		s := summarize(f.ds)
+		fmt.Fprintf(&b, "| %s | `%s` | %s (%s–%s) |\n", f.label, f.show, ms(s.median), ms(s.p10), ms(s.p90))
+	}
+	return b.String()
+}
+
+func (r *report) initTable() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "| package | init clock ms | heap bytes |\n|---|---|---|\n")
+	for _, e := range r.initTop {
+		fmt.Fprintf(&b, "| `%s` | %.3f | %d |\n", e.pkg, e.clock, e.bytes)
+	}
+	return b.String()
+}
+
 func cpuModel() string {
 	data, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
@@ -924,6 +991,7 @@ func (r *report) markdown() string {
 	p("| kernel | %s |\n", cmdOutput("uname", "-sr"))
 	p("| Go | %s %s/%s |\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	p("| curl | %s |\n", cmdOutput(*curlBin, "--version"))
+	p("| load average at start | %s |\n", r.load)
 	p("| pairs | %d measured + %d warm-up per comparison; whole run %.0f s |\n\n", *pairs, *warmup, r.elapsed.Seconds())
 
 	p("## Results\n\n")
@@ -960,17 +1028,9 @@ func (r *report) markdown() string {
 
 	p("## Where the time goes\n\n")
 	p("Processes that do part of the work, timed round-robin in the same run (%d runs each):\n\n", *pairs)
-	p("| what | command | median (p10–p90) ms |\n|---|---|---|\n")
-	for _, f := range r.floors {
-		s := summarize(f.ds)
-		p("| %s | `%s` | %s (%s–%s) |\n", f.label, f.show, ms(s.median), ms(s.p10), ms(s.p90))
-	}
-	p("\nPackage initialisation of `mcpctl --version` (`GODEBUG=inittrace=1`, median of 9 runs): %.2f ms in total; the slowest packages:\n\n", r.initTotal)
-	p("| package | init clock ms | heap bytes |\n|---|---|---|\n")
-	for _, e := range r.initTop {
-		p("| `%s` | %.3f | %d |\n", e.pkg, e.clock, e.bytes)
-	}
-	p("\n")
+	p("%s\n", r.floorTable())
+	p("Package initialisation of `mcpctl --version` (`GODEBUG=inittrace=1`, median of 9 runs): %.2f ms in total; the slowest packages:\n\n", r.initTotal)
+	p("%s\n", r.initTable())
 	if *findings != "" {
 		data, err := os.ReadFile(*findings)
 		if err == nil {
@@ -980,8 +1040,9 @@ func (r *report) markdown() string {
 	}
 
 	p("## What is measured\n\n")
-	p("- Each sample is one process, from `exec` to its exit, timed by the harness with `time.Now`; output goes to a file and\n")
-	p("  stdin is a pipe that already holds the request and is closed, all prepared before the clock starts.\n")
+	p("- Each sample is one process, from `exec` to its exit, timed by the harness with `time.Now`. Its output goes straight\n")
+	p("  to a file; for the stdio baseline, stdin is a pipe that already holds the request and is closed. Everything is\n")
+	p("  prepared before the clock starts.\n")
 	p("- The two sides of a comparison alternate (A B, B A, …) after %d unmeasured warm-up pairs; every run's exit status is\n", *warmup)
 	p("  checked and its output must contain %q, so a failing run cannot look fast.\n", wantText)
 	p("- The demo server runs for the whole benchmark in stateless Streamable HTTP mode on `%s` (port picked at random),\n", loopbackHost(r.serverURL))
@@ -989,6 +1050,12 @@ func (r *report) markdown() string {
 	p("  `ttlMs` (`--ttl-ms 3600000`) so the warm cache cannot expire mid-run.\n")
 	p("- Warm runs share one cache directory (`MCPCTL_CACHE_DIR`) warmed by one call before measuring; each cold run gets a\n")
 	p("  new empty directory, created before the clock starts and removed after.\n")
+	p("- The commands (URL is the demo's, `demo` the built binary):\n\n")
+	p("  | comparison | A | B |\n  |---|---|---|\n")
+	for _, c := range r.comps {
+		p("  | %s | `%s` | `%s` |\n", c.name, c.a.show, strings.ReplaceAll(c.b.show, "|", "\\|"))
+	}
+	p("\n")
 	p("- The curl baseline sends the bytes `mcpctl --dry-run` prints (same headers, same body):\n\n")
 	p("  ```\n  %s\n  ```\n\n", shellJoin(append([]string{"curl"}, r.curl[1:]...)))
 	p("- The stdio baseline starts the demo binary with this line (and a newline) waiting in a pipe on its stdin; the server answers\n")
