@@ -115,6 +115,14 @@ func (s *server) handle(req request) reply {
 		return s.echo(req)
 	case "noversion":
 		return reply{status: 400, messages: []string{rpcError(id, -32022, "Unsupported protocol version", `{"supported":["2099-01-01","2098-01-01"],"requested":"2026-07-28"}`)}, exit: -1}
+	case "askunknown":
+		// An input request of a kind no client knows.
+		return reply{messages: []string{result(id, `{"resultType":"input_required","inputRequests":{"spell":{"method":"wizard/castSpell","params":{}},"ok":{"method":"roots/list","params":{}}}}`)}, exit: -1}
+	case "askmalformed":
+		return reply{messages: []string{result(id, `{"resultType":"input_required","inputRequests":{"q":{"method":"elicitation/create","params":{"message":"?","requestedSchema":"not a schema"}}}}`)}, exit: -1}
+	case "askforever":
+		// Never satisfied: asks again on every retry, with a new state.
+		return reply{messages: []string{result(id, fmt.Sprintf(`{"resultType":"input_required","inputRequests":{"again":{"method":"elicitation/create","params":{"message":"Once more (%d)","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}},"requestState":"round-%d"}`, n, n))}, exit: -1}
 	case "notfound32002":
 		// How servers before 2026-07-28 said "resource not found".
 		return reply{messages: []string{rpcError(id, -32002, "Resource not found", `{"uri":"x"}`)}, exit: -1}
@@ -197,7 +205,7 @@ func (s *server) echo(req request) reply {
 // Modes lists the modes, for usage messages.
 func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
-		"version", "noversion", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "iserror", "tools", "mismatch",
+		"version", "noversion", "askunknown", "askmalformed", "askforever", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
 }
 
