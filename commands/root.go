@@ -53,9 +53,14 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 	code := ExitCode(err)
 	var tool *ToolError
 	if !errors.As(err, &tool) && !errors.Is(err, client.ErrDryRun) {
-		if code == ExitInterrupted {
+		var task *client.TaskInterruptedError
+		switch {
+		case code == ExitInterrupted && errors.As(err, &task):
+			// The task outlives mcpctl: say how to find it again.
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+oneLine(err.Error()))
+		case code == ExitInterrupted:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
-		} else {
+		default:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: "+oneLine(err.Error()))
 		}
 	}

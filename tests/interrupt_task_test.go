@@ -1,0 +1,97 @@
+package tests
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// startDemoHTTP runs the demo server on Streamable HTTP for one test.
+func startDemoHTTP(t *testing.T) string {
+	t.Helper()
+	bin := buildDemo(t)
+	cmd := exec.Command(filepath.Join(bin, "demo"), "--http", "127.0.0.1:0")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+}
+
+// Ctrl-C while waiting for a task stops the wait, not the task, and says
+// how to pick it up; --cancel-on-interrupt cancels it instead.
+func TestInterruptTask(t *testing.T) {
+	url := startDemoHTTP(t)
+	dir := linkBinaries(t)
+	env := append(os.Environ(), "MCPCTL_CACHE_DIR="+t.TempDir(), "MCPCTL_STATE_DIR="+t.TempDir())
+	taskID := regexp.MustCompile(`"taskId":"([0-9a-f-]+)"`)
+	for _, tc := range []struct {
+		name       string
+		extra      []string
+		wantMsg    string
+		wantStatus string
+	}{
+		{"keep running", nil, `stopped waiting for task [0-9a-f-]+, which keeps running; 'mcpctl tasks wait [0-9a-f-]+' picks it up again`, "completed"},
+		{"cancel", []string{"--cancel-on-interrupt"}, `stopped waiting for task [0-9a-f-]+ and asked the server to cancel it`, "cancelled"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"--url", url, "--trace", "--answers", `{"confirm":{"action":"accept","content":{"confirm":true}}}`}, tc.extra...)
+			cmd := exec.Command(filepath.Join(dir, "mcpctl"), append(args, "tools", "call", "slow_task")...)
+			cmd.Env = env
+			var stderr syncBuffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Interrupt during the task's second working phase.
+			deadline := time.Now().Add(15 * time.Second)
+			for !strings.Contains(stderr.String(), `"method":"tasks/update"`) {
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatalf("the task never asked for input; stderr:\n%s", stderr.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			err := cmd.Wait()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+				t.Fatalf("exit %v, want 130; stderr:\n%s", err, stderr.String())
+			}
+			if !regexp.MustCompile(tc.wantMsg).MatchString(stderr.String()) {
+				t.Errorf("stderr lacks %q:\n%s", tc.wantMsg, stderr.String())
+			}
+			m := taskID.FindStringSubmatch(stderr.String())
+			if m == nil {
+				t.Fatal("no task id in the trace")
+			}
+			// The task's fate on the server: finished on its own, or cancelled.
+			var status string
+			for i := 0; i < 50; i++ {
+				out, _ := exec.Command(filepath.Join(dir, "mcpctl"), "--url", url, "tasks", "get", m[1], "--jq", ".status").Output()
+				status = strings.TrimSpace(string(out))
+				if status == tc.wantStatus {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			t.Errorf("task status %q, want %q", status, tc.wantStatus)
+		})
+	}
+}
