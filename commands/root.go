@@ -113,7 +113,7 @@ const exitCodeHelp = `EXIT CODES:
    3    connection or transport failure (spawn, refused, server died, timeout, protocol violation)
    4    the server answered a JSON-RPC error
    5    authentication or authorization failure
-   6    the server needs input that could not be given
+   6    the server needs input that could not be given (a continuation is printed on stdout)
    130  interrupted`
 
 func setUsageHandlers(cmds []*cli.Command) {
