@@ -119,24 +119,7 @@ func tasksCommand(ios *output.IOStreams) *cli.Command {
 			"Tasks started here are remembered in the state directory ($MCPCTL_STATE_DIR,\n" +
 			"$XDG_STATE_HOME/mcpctl or ~/.local/state/mcpctl).",
 		Subcommands: []*cli.Command{
-			{
-				Name: "get", Usage: "show a task (tasks/get)", ArgsUsage: "TASK-ID",
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					id, err := taskIDArg(c)
-					if err != nil {
-						return err
-					}
-					raw, err := s.client.Call(c.Context, "tasks/get", taskParams(id), nil)
-					if err != nil {
-						return wrapOp("tasks/get "+id, err)
-					}
-					var t client.Task
-					if json.Unmarshal(raw, &t) == nil {
-						updateTaskRecord(s.serverID, t)
-					}
-					return s.print(c.Context, output.KindGeneric, raw)
-				}),
-			},
+			taskMethodCommand(ios, "get", "show a task (tasks/get)", "tasks/get"),
 			{
 				Name: "wait", Usage: "wait for a task to end and print its result, answering its input requests", ArgsUsage: "TASK-ID",
 				Action: withSession(ios, func(c *cli.Context, s *session) error {
@@ -180,20 +163,7 @@ func tasksCommand(ios *output.IOStreams) *cli.Command {
 					return nil
 				}),
 			},
-			{
-				Name: "cancel", Usage: "ask the server to cancel a task (tasks/cancel)", ArgsUsage: "TASK-ID",
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					id, err := taskIDArg(c)
-					if err != nil {
-						return err
-					}
-					raw, err := s.client.Call(c.Context, "tasks/cancel", taskParams(id), nil)
-					if err != nil {
-						return wrapOp("tasks/cancel "+id, err)
-					}
-					return s.print(c.Context, output.KindGeneric, raw)
-				}),
-			},
+			taskMethodCommand(ios, "cancel", "ask the server to cancel a task (tasks/cancel)", "tasks/cancel"),
 			{
 				Name: "list", Usage: "list the tasks started from this machine", ArgsUsage: " ",
 				Action: func(c *cli.Context) error {
@@ -209,6 +179,30 @@ func tasksCommand(ios *output.IOStreams) *cli.Command {
 				},
 			},
 		},
+	}
+}
+
+// taskMethodCommand sends method for one task id and prints the answer; a
+// task object in it refreshes this machine's record of the task.
+func taskMethodCommand(ios *output.IOStreams, name, usage, method string) *cli.Command {
+	return &cli.Command{
+		Name: name, Usage: usage, ArgsUsage: "TASK-ID",
+		Action: withSession(ios, func(c *cli.Context, s *session) error {
+			id, err := taskIDArg(c)
+			if err != nil {
+				return err
+			}
+			raw, err := s.client.Call(c.Context, method, taskParams(id), nil)
+			if err != nil {
+				return wrapOp(method+" "+id, err)
+			}
+			var t client.Task
+			if json.Unmarshal(raw, &t) == nil && t.Status != "" {
+				t.TaskID = id
+				updateTaskRecord(s.serverID, t)
+			}
+			return s.print(c.Context, output.KindGeneric, raw)
+		}),
 	}
 }
 
