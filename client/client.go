@@ -85,6 +85,11 @@ type CallOptions struct {
 	FromCache *bool
 	// NoWait returns a task handle as it is, without waiting for the task.
 	NoWait bool
+	// NoTimeout exempts a long-lived request (subscriptions/listen) from
+	// Options.Timeout.
+	NoTimeout bool
+	// OnID receives the JSON-RPC id of each request sent.
+	OnID func(int64)
 	// PrepareArgs is used by CallTool: given the tool's definition from
 	// tools/list and the caller's arguments, it returns the arguments to
 	// send (typed, validated) or an error that stops the call.
@@ -200,12 +205,15 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 		return nil, err
 	}
 	req := &Request{ID: id, Method: method, Params: withMeta, Version: version}
+	if co.OnID != nil {
+		co.OnID(id)
+	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	// The timeout runs from the last sign of life: progress for this
 	// request starts it again, up to MaxTimeout in all.
 	var extend func()
-	if c.opts.Timeout > 0 {
+	if c.opts.Timeout > 0 && !co.NoTimeout {
 		start := time.Now()
 		timer := time.AfterFunc(c.opts.Timeout, func() { cancel(errRequestTimeout) })
 		defer timer.Stop()

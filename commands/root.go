@@ -99,6 +99,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			callCommand(ios),
 			cacheCommand(ios),
 			tasksCommand(ios),
+			listenCommand(ios),
 			resumeCommand(ios),
 		},
 	}

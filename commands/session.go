@@ -37,6 +37,8 @@ type session struct {
 	closer []func()
 
 	fallback     *connInfo
+	opts         client.Options
+	remake       func() (client.Transport, error)
 	serverID     string // cache key part
 	credentialID string
 	conn         connInfo
@@ -116,7 +118,23 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		opts.ProtocolVersion, opts.PinVersion = v, true
 	}
 	s.client = client.New(t, opts)
+	s.opts = opts
+	s.remake = func() (client.Transport, error) { return s.transport(c) }
 	return s, nil
+}
+
+// reconnect replaces the client with a new one on a fresh transport (a
+// new server process on stdio), for listen after the old one broke.
+func (s *session) reconnect() error {
+	if s.client != nil {
+		s.client.Close()
+	}
+	t, err := s.remake()
+	if err != nil {
+		return err
+	}
+	s.client = client.New(t, s.opts)
+	return nil
 }
 
 // Close shuts the server down (stdio) and releases files.

@@ -29,6 +29,7 @@ type reply struct {
 	raw      string   // written verbatim (stdio) or as the body (HTTP)
 	exit     int      // stdio: exit with this status after writing (-1: stay)
 	silent   bool     // never answer
+	hold     bool     // HTTP: keep the stream open after the messages
 	status   int      // HTTP status (0: 200)
 	header   map[string]string
 }
@@ -90,6 +91,9 @@ func (s *server) handle(req request) reply {
 	}
 	if s.mode == "evolving" {
 		return s.evolving(req, n)
+	}
+	if strings.HasPrefix(s.mode, "listen") {
+		return s.listen(req)
 	}
 	switch s.mode {
 	case "nonjson":
@@ -205,7 +209,7 @@ func (s *server) echo(req request) reply {
 // Modes lists the modes, for usage messages.
 func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
-		"version", "noversion", "askunknown", "askmalformed", "askforever", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "iserror", "tools", "mismatch",
+		"version", "noversion", "askunknown", "askmalformed", "askforever", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "listen", "listenhold", "listennoack", "listenerror", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
 }
 
@@ -279,4 +283,55 @@ func (s *server) callsOf(name string) int {
 	defer s.mu.Unlock()
 	s.calls["tool:"+name]++
 	return s.calls["tool:"+name]
+}
+
+// listen plays subscriptions/listen servers. "listen": a stray notification
+// for another subscription, one sent before the acknowledgment, an
+// acknowledgment that drops resourceSubscriptions, three tool-list changes
+// and a resource update, then a graceful close. "listenhold": the
+// acknowledgment and two changes, then the stream stays open.
+// "listennoack": never acknowledges. "listenerror": answers with an error.
+func (s *server) listen(req request) reply {
+	if req.Method == "server/discover" {
+		return reply{messages: []string{result(req.ID, `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true}}}`)}, exit: -1}
+	}
+	if req.Method != "subscriptions/listen" {
+		return s.echo(req)
+	}
+	var p struct {
+		Notifications map[string]json.RawMessage `json:"notifications"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	note := func(method, sid, extra string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","method":%q,"params":{"_meta":{"io.modelcontextprotocol/subscriptionId":%s}%s}}`, method, sid, extra)
+	}
+	sid := string(req.ID)
+	agreed := map[string]json.RawMessage{}
+	for k, v := range p.Notifications {
+		if k != "resourceSubscriptions" || s.mode == "listenhold" {
+			agreed[k] = v
+		}
+	}
+	ack, _ := json.Marshal(agreed)
+	switch s.mode {
+	case "listennoack":
+		return reply{silent: true, hold: true}
+	case "listenerror":
+		return reply{status: 400, messages: []string{rpcError(req.ID, -32602, "Invalid params: unknown notification filter", "")}, exit: -1}
+	case "listenhold":
+		return reply{messages: []string{
+			note("notifications/subscriptions/acknowledged", sid, `,"notifications":`+string(ack)),
+			note("notifications/tools/list_changed", sid, ""),
+			note("notifications/resources/updated", sid, `,"uri":"demo://counter"`),
+		}, exit: -1, hold: true}
+	}
+	return reply{messages: []string{
+		note("notifications/tools/list_changed", "987", ""),
+		note("notifications/tools/list_changed", sid, `,"early":true`),
+		note("notifications/subscriptions/acknowledged", sid, `,"notifications":`+string(ack)),
+		note("notifications/tools/list_changed", sid, `,"n":1`),
+		note("notifications/tools/list_changed", sid, `,"n":2`),
+		note("notifications/resources/updated", sid, `,"uri":"demo://counter","vendor":{"x":[1,2]}`),
+		result(req.ID, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`+sid+`}}`),
+	}, exit: -1}
 }

@@ -69,6 +69,11 @@ func Handler(mode string) http.Handler {
 		rep := s.handle(req)
 		switch {
 		case rep.silent:
+			if rep.hold {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(200)
+				w.(http.Flusher).Flush()
+			}
 			<-r.Context().Done()
 		case rep.raw != "":
 			w.Header().Set("Content-Type", "application/json")
@@ -78,11 +83,17 @@ func Handler(mode string) http.Handler {
 			if status == 0 {
 				status = 200
 			}
-			if len(rep.messages) > 1 {
+			if len(rep.messages) > 1 || rep.hold {
 				w.Header().Set("Content-Type", "text/event-stream")
 				w.WriteHeader(status)
 				for _, m := range rep.messages {
 					fmt.Fprintf(w, "data: %s\n\n", m)
+				}
+				if rep.hold {
+					w.(http.Flusher).Flush()
+					fmt.Fprint(w, ": keep-alive\n\n")
+					w.(http.Flusher).Flush()
+					<-r.Context().Done()
 				}
 				return
 			}
