@@ -37,6 +37,8 @@ type HTTPOptions struct {
 	// MaxMessage bounds one JSON-RPC message read from the server
 	// (default 64 MiB).
 	MaxMessage int
+	// Malformed: as StdioOptions.Malformed, for SSE events.
+	Malformed func(data []byte, err error) bool
 	// HTTPClient replaces the default client (which honours the proxy
 	// environment variables and never follows redirects silently for POST).
 	HTTPClient *http.Client
@@ -230,6 +232,9 @@ func (t *HTTPTransport) readStream(ctx context.Context, body io.Reader, req *Req
 		}
 		t.traceBody(ev.Data)
 		msg, err := DecodeMessage(ev.Data)
+		if err != nil && t.opts.Malformed != nil && t.opts.Malformed(ev.Data, err) {
+			return nil
+		}
 		if err != nil {
 			perr = err
 			return errStreamDone

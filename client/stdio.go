@@ -34,6 +34,10 @@ type StdioOptions struct {
 	TermGrace  time.Duration
 	// MaxLine bounds one message from the server (default 64 MiB).
 	MaxLine int
+	// Malformed, when set, is told of a line that is not a JSON-RPC
+	// message; returning true skips it (a long-lived stream carries on),
+	// false ends the connection as a protocol error.
+	Malformed func(line []byte, err error) bool
 }
 
 // StdioTransport speaks newline-delimited JSON-RPC to a subprocess. The
@@ -250,6 +254,9 @@ func (t *StdioTransport) handleLine(line []byte) error {
 		t.opts.Trace(TraceEvent{Dir: "recv", Body: line})
 	}
 	msg, err := DecodeMessage(line)
+	if err != nil && t.opts.Malformed != nil && t.opts.Malformed(line, err) {
+		return nil
+	}
 	if err != nil {
 		if bytes.HasPrefix(line, []byte("{")) || bytes.HasPrefix(line, []byte("[")) {
 			return err

@@ -123,6 +123,19 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	return s, nil
 }
 
+// malformed is the policy for lines that are not JSON-RPC: a listen stream
+// reports them and carries on (one bad line should not end hours of
+// listening); a single call treats them as the protocol error they are.
+func (s *session) malformed(c *cli.Context) func([]byte, error) bool {
+	if c.Command == nil || c.Command.Name != "listen" {
+		return nil
+	}
+	return func(line []byte, err error) bool {
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: skipped a malformed message: "+output.SanitizeLine(err.Error()))
+		return true
+	}
+}
+
 // reconnect replaces the client with a new one on a fresh transport (a
 // new server process on stdio), for listen after the old one broke.
 func (s *session) reconnect() error {
@@ -211,7 +224,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		if c.Bool("insecure") {
 			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
-		t, err := client.NewHTTP(client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry})
+		t, err := client.NewHTTP(client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)})
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -239,7 +252,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	s.serverID = serverID("", argv, env, cwd)
 	s.conn = connInfo{stdio: stdio, env: env, cwd: cwd}
 	return client.NewStdio(client.StdioOptions{
-		Command: argv, Env: childenv, Dir: cwd, Stderr: stderr, Trace: trace, DryRun: dry,
+		Command: argv, Env: childenv, Dir: cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
 	}), nil
 }
 

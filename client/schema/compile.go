@@ -9,7 +9,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema"
 )
 
 // Schema is a compiled inputSchema. It is safe for concurrent use.

@@ -7,7 +7,9 @@
 //
 // Dialects: 2020-12 when `$schema` is absent, and 2019-09, draft-07,
 // draft-06 and draft-04 when declared; any other `$schema` is refused with
-// a *DialectError. Validation is done by github.com/santhosh-tekuri/jsonschema/v6.
+// a *DialectError. Validation is done by github.com/santhosh-tekuri/jsonschema/v6,
+// vendored in internal/jsonschema with lazy meta-schema compilation (see its
+// README.md).
 //
 // Nothing is ever fetched. References inside the document (#/$defs/x,
 // #anchor, or the URL of an `$id` in the document) are followed; every

@@ -4,9 +4,10 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema"
 )
 
 // printer renders the library's error kinds (English only).

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema"
+	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema/kind"
 )
 
 // maxArgsDepth bounds nesting of argument JSON (the same bound as

@@ -330,6 +330,7 @@ func (s *server) listen(req request) reply {
 		note("notifications/tools/list_changed", sid, `,"early":true`),
 		note("notifications/subscriptions/acknowledged", sid, `,"notifications":`+string(ack)),
 		note("notifications/tools/list_changed", sid, `,"n":1`),
+		"this line is not JSON",
 		note("notifications/tools/list_changed", sid, `,"n":2`),
 		note("notifications/resources/updated", sid, `,"uri":"demo://counter","vendor":{"x":[1,2]}`),
 		result(req.ID, `{"resultType":"complete","_meta":{"io.modelcontextprotocol/subscriptionId":`+sid+`}}`),
