@@ -379,6 +379,18 @@ func (c *Client) cached(k CacheKey) (json.RawMessage, bool) {
 	return nil, false
 }
 
+// Invalidate drops the cached answer to method with params (public and
+// private), after a notification said it changed. It costs two file
+// removals, so a stream of notifications can afford it every time.
+func (c *Client) Invalidate(method string, params json.RawMessage) {
+	k, ok := c.cacheKey(method, params)
+	if !ok {
+		return
+	}
+	c.opts.Cache.Delete(k)
+	c.opts.Cache.Delete(c.privateKey(k))
+}
+
 func (c *Client) store(k CacheKey, result json.RawMessage) {
 	var hints struct {
 		CacheScope string `json:"cacheScope"`

@@ -124,12 +124,14 @@ func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOp
 // subscriptionOf returns params._meta[subscriptionId], raw, or nil.
 func subscriptionOf(params json.RawMessage) json.RawMessage {
 	var p struct {
-		Meta map[string]json.RawMessage `json:"_meta"`
+		Meta struct {
+			ID json.RawMessage `json:"io.modelcontextprotocol/subscriptionId"`
+		} `json:"_meta"`
 	}
 	if json.Unmarshal(params, &p) != nil {
 		return nil
 	}
-	v := p.Meta[SubscriptionIDKey]
+	v := p.Meta.ID
 	if len(bytes.TrimSpace(v)) == 0 {
 		return nil
 	}

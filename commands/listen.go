@@ -12,6 +12,7 @@ package commands
 // have been missed, so that scripts can poll again.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,6 +82,8 @@ type listener struct {
 	stop    context.CancelCauseFunc
 	failed  error // set when --strict refused the acknowledgment
 
+	invalidated map[string]time.Time
+
 	outMu    sync.Mutex
 	fetchMu  sync.Mutex
 	fetching map[string]*refetchState
@@ -98,7 +101,7 @@ type refetchState struct {
 var errListenDone = errors.New("done listening")
 
 func newListener(c *cli.Context, s *session) (*listener, error) {
-	l := &listener{s: s, fetching: map[string]*refetchState{}, limit: c.Int("count"), strict: c.Bool("strict"), refetch: c.Bool("refetch"),
+	l := &listener{s: s, fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: c.Int("count"), strict: c.Bool("strict"), refetch: c.Bool("refetch"),
 		retry: !c.Bool("no-reconnect"), forDur: c.Duration("for"), query: s.render.Query, trace: c.Bool("trace"),
 		text: s.render.Format == output.FormatText && s.render.Query == nil}
 	if c.Bool("once") {
@@ -339,6 +342,9 @@ func (l *listener) line(raw json.RawMessage) {
 		}
 	case l.text:
 		fmt.Fprintln(l.s.ios.Out, time.Now().Format("15:04:05")+" "+describeEvent(raw))
+	case bytes.IndexByte(raw, '\n') < 0:
+		// Already one line (a stdio message always is): no re-encoding.
+		_, _ = l.s.ios.Out.Write(append(raw, '\n'))
 	default:
 		_ = output.WriteJSONLine(l.s.ios.Out, raw)
 	}
@@ -364,22 +370,38 @@ func describeEvent(raw json.RawMessage) string {
 	return output.SanitizeLine(s)
 }
 
-// invalidate drops cached answers a notification says are out of date.
+// invalidate drops the cached answer a notification says is out of date:
+// the first page of the list, or the resource read. A burst of the same
+// notification invalidates once per 50 ms: nothing can have been cached in
+// between but by a refetch, which stores the new answer anyway.
 func (l *listener) invalidate(ev client.ListenEvent) {
-	method := map[string]string{
-		"notifications/tools/list_changed":     "tools/list",
-		"notifications/prompts/list_changed":   "prompts/list",
-		"notifications/resources/list_changed": "resources/list",
-		"notifications/resources/updated":      "resources/read",
-	}[ev.Method]
-	if method == "" || l.s.opts.Cache == nil {
+	key := ev.Method
+	if ev.Method == "notifications/resources/updated" {
+		key += string(ev.Params)
+	}
+	now := time.Now()
+	if last, ok := l.invalidated[key]; ok && now.Sub(last) < 50*time.Millisecond {
 		return
 	}
-	entries, _ := l.s.opts.Cache.List()
-	for _, e := range entries {
-		if e.Key.Server == l.s.serverID && e.Key.Method == method {
-			l.s.opts.Cache.Delete(e.Key)
+	if len(l.invalidated) > 1024 {
+		clear(l.invalidated)
+	}
+	l.invalidated[key] = now
+	switch ev.Method {
+	case "notifications/tools/list_changed":
+		l.s.client.Invalidate("tools/list", nil)
+	case "notifications/prompts/list_changed":
+		l.s.client.Invalidate("prompts/list", nil)
+	case "notifications/resources/list_changed":
+		l.s.client.Invalidate("resources/list", nil)
+	case "notifications/resources/updated":
+		var p struct {
+			URI string `json:"uri"`
 		}
+		_ = json.Unmarshal(ev.Params, &p)
+		o := newObject()
+		o.set("uri", jsonString(p.URI))
+		l.s.client.Invalidate("resources/read", o.raw())
 	}
 }
 

@@ -6,11 +6,14 @@
 package fakemcp
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -30,6 +33,7 @@ type reply struct {
 	exit     int      // stdio: exit with this status after writing (-1: stay)
 	silent   bool     // never answer
 	hold     bool     // HTTP: keep the stream open after the messages
+	stream   func(w io.Writer, frame func(string) string) // writes many messages (a flood)
 	status   int      // HTTP status (0: 200)
 	header   map[string]string
 }
@@ -313,6 +317,20 @@ func (s *server) listen(req request) reply {
 		}
 	}
 	ack, _ := json.Marshal(agreed)
+	if n, ok := strings.CutPrefix(s.mode, "listenflood:"); ok {
+		// As many tool-list changes as asked for, as fast as they can be
+		// written, then a graceful close: for the listen benchmark.
+		count, _ := strconv.Atoi(n)
+		return reply{exit: -1, stream: func(w io.Writer, frame func(string) string) {
+			bw := bufio.NewWriterSize(w, 64<<10)
+			bw.WriteString(frame(note("notifications/subscriptions/acknowledged", sid, `,"notifications":`+string(ack))))
+			for i := 0; i < count; i++ {
+				bw.WriteString(frame(note("notifications/tools/list_changed", sid, `,"seq":`+strconv.Itoa(i))))
+			}
+			bw.WriteString(frame(result(req.ID, `{"resultType":"complete"}`)))
+			bw.Flush()
+		}}
+	}
 	switch s.mode {
 	case "listennoack":
 		return reply{silent: true, hold: true}

@@ -75,6 +75,9 @@ func Handler(mode string) http.Handler {
 				w.(http.Flusher).Flush()
 			}
 			<-r.Context().Done()
+		case rep.stream != nil:
+			w.Header().Set("Content-Type", "text/event-stream")
+			rep.stream(w, func(m string) string { return "data: " + m + "\n\n" })
 		case rep.raw != "":
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, rep.raw)

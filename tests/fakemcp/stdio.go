@@ -31,6 +31,8 @@ func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 		case r.silent:
 			fmt.Fprintln(errOut, "fakemcp: ignoring", req.Method)
 			continue
+		case r.stream != nil:
+			r.stream(out, func(m string) string { return m + "\n" })
 		case r.raw != "":
 			fmt.Fprintln(out, r.raw)
 		default:

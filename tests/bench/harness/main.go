@@ -59,6 +59,7 @@ var (
 	warmup    = flag.Int("warmup", 3, "unmeasured warm-up pairs per comparison")
 	outFile   = flag.String("out", "BENCHMARKS.md", "where to write the report (empty: do not write)")
 	command   = flag.String("command", "bash tests/bench/run.sh", "the command recorded in the report as the way to reproduce it")
+	extra     = flag.String("extra", "", "a Markdown file appended to the report as it is (optional)")
 	findings  = flag.String("findings", "", "a Markdown file with the hand-written analysis, embedded in the report (optional)")
 	variants  variantFlag
 )
@@ -1062,6 +1063,13 @@ func (r *report) markdown() string {
 	p("  and exits at end of input. mcpctl starts the same binary itself, writes the same line, reads the answer, closes stdin\n")
 	p("  and waits for it to exit:\n\n")
 	p("  ```\n  %s\n  ```\n", r.stdioLine)
+	if *extra != "" {
+		// Sections other benchmarks keep (tests/bench/listen.sh), so that
+		// rerunning this one does not drop them.
+		if data, err := os.ReadFile(*extra); err == nil {
+			p("\n%s\n", strings.TrimSpace(string(data)))
+		}
+	}
 	return b.String()
 }
 
