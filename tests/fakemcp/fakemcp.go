@@ -8,9 +8,9 @@ package fakemcp
 import (
 	"bufio"
 	"bytes"
-	"io"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -28,13 +28,13 @@ type request struct {
 // reply is what a mode answers: messages to send (notifications first)
 // or a raw line to write instead.
 type reply struct {
-	messages []string // JSON texts; each one line
-	raw      string   // written verbatim (stdio) or as the body (HTTP)
-	exit     int      // stdio: exit with this status after writing (-1: stay)
-	silent   bool     // never answer
-	hold     bool     // HTTP: keep the stream open after the messages
+	messages []string                                     // JSON texts; each one line
+	raw      string                                       // written verbatim (stdio) or as the body (HTTP)
+	exit     int                                          // stdio: exit with this status after writing (-1: stay)
+	silent   bool                                         // never answer
+	hold     bool                                         // HTTP: keep the stream open after the messages
 	stream   func(w io.Writer, frame func(string) string) // writes many messages (a flood)
-	status   int      // HTTP status (0: 200)
+	status   int                                          // HTTP status (0: 200)
 	header   map[string]string
 }
 
