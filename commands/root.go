@@ -109,13 +109,13 @@ func NewApp(ios *output.IOStreams) *cli.App {
 
 const exitCodeHelp = `EXIT CODES:
    0    success
-   1    the tool answered isError: true
-   2    usage error (flags, arguments, validation)
+   1    the tool answered isError: true, or its task was cancelled
+   2    usage error (flags, request items, arguments that fail the tool's schema, --jq, an unknown tool)
    3    connection or transport failure (spawn, refused, server died, timeout, protocol violation)
    4    the server answered a JSON-RPC error
    5    authentication or authorization failure
    6    the server needs input that could not be given (a continuation is printed on stdout)
-   130  interrupted`
+   130  interrupted (a task keeps running unless --cancel-on-interrupt)`
 
 func setUsageHandlers(cmds []*cli.Command) {
 	for _, c := range cmds {
@@ -194,7 +194,7 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the result cache", EnvVars: []string{"MCPCTL_NO_CACHE"}, Category: catCache},
 		&cli.StringSliceFlag{Name: "answer", Usage: "answer input request KEY's field: `KEY.FIELD=VALUE` (repeatable; typed by the requested schema)", Category: catInput},
 		&cli.StringFlag{Name: "answers", Usage: "answers as an InputResponses JSON object: `FILE` or - (stdin)", Category: catInput},
-		&cli.StringFlag{Name: "elicit", Usage: "answer elicitations without asking: accept-defaults, decline or cancel", EnvVars: []string{"MCPCTL_ELICIT"}, Category: catInput},
+		&cli.StringFlag{Name: "elicit", Usage: "answer elicitations without asking: `MODE` accept-defaults, decline or cancel", EnvVars: []string{"MCPCTL_ELICIT"}, Category: catInput},
 		&cli.StringSliceFlag{Name: "root", Usage: "offer `PATH|URI` as a root when the server asks (repeatable; declares the roots capability)", Category: catInput},
 		&cli.StringFlag{Name: "sampling-cmd", Usage: "answer sampling/createMessage by piping its params to `CMD`, which prints a CreateMessageResult", Category: catInput},
 		&cli.BoolFlag{Name: "open-urls", Usage: "open URL elicitations in the browser without asking", Category: catInput},
