@@ -68,7 +68,7 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 					"   key:=JSON        any JSON value, sent as written (n:=1.50, ok:=true, tags:='[\"a\"]')\n" +
 					"   key=@FILE        the file's text (key=@- reads stdin); key:=@FILE.json the file's JSON\n" +
 					"   a[b]=c a[0]=x    nested objects and array positions; tags[]=x appends\n" +
-					"   \\= \\: \\@ \\[        escape those characters in keys; a value \\@x is the literal @x\n" +
+					"   \\= \\: \\@ \\[      escape those characters in keys; a value \\@x is the literal @x\n" +
 					"--json gives a base object that items then modify. The arguments are validated against the\n" +
 					"tool's inputSchema before anything is sent (--no-validate sends them as given).\n" +
 					"Exit status 1 when the tool answers isError: true.",
