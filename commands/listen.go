@@ -254,8 +254,8 @@ func (l *listener) stray(n client.Notification, why string) {
 }
 
 func (l *listener) event(ev client.ListenEvent) {
-	if l.failed != nil {
-		return
+	if l.failed != nil || (l.limit > 0 && l.count >= l.limit) {
+		return // the stream may carry on a moment after it was told to stop
 	}
 	if ev.Kind == "acknowledged" {
 		l.acknowledged(ev)

@@ -45,7 +45,8 @@ func newRPCSession(t *testing.T) *rpcSession {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
-		newServer().Run(ctx, newDrainingTransport(stdinR, stdoutW))
+		s, n := newDemo()
+		serveStdio(ctx, s, n, stdinR, stdoutW)
 		stdoutW.Close()
 		close(done)
 	}()

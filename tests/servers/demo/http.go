@@ -24,6 +24,9 @@ const peekLimit = 1 << 20
 // requests that ask for notifications (a progressToken or a logLevel in
 // _meta): the SDK drops notifications in JSON mode on a stateless server, so
 // those are answered with an SSE stream that carries them before the result.
+// subscriptions/listen is always an SSE stream (the SDK insists on that in
+// either mode), which stays open until the client hangs up or the server
+// closes the subscription with its result.
 func newHTTPHandler(server *mcp.Server) http.Handler {
 	newHandler := func(jsonResponse bool) http.Handler {
 		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
@@ -74,7 +77,7 @@ func (h *router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for _, m := range msgs {
-		if m.Params.Meta["progressToken"] != nil || m.Params.Meta["io.modelcontextprotocol/logLevel"] != nil {
+		if m.Method == "subscriptions/listen" || m.Params.Meta["progressToken"] != nil || m.Params.Meta["io.modelcontextprotocol/logLevel"] != nil {
 			h.sse.ServeHTTP(w, r)
 			return
 		}

@@ -1,7 +1,10 @@
 // Command demo is a small but complete MCP server used to exercise mcpctl:
 // tools (one with an output schema, others that need elicitation, roots,
 // sampling, progress and logging, or run as tasks), text and binary
-// resources, a resource template, a prompt and argument completion.
+// resources, a resource template, a prompt and argument completion, and
+// change notifications on demand for subscriptions/listen (toggle_tool,
+// toggle_prompt, toggle_resource, touch_resource, close_listeners and
+// --notify-every).
 //
 // It speaks stdio by default, or stateless Streamable HTTP with --http. Both
 // serve protocol revision 2026-07-28 as well as the legacy initialize-based
@@ -29,11 +32,22 @@ const instructions = "Demo server for MCP client testing. Use calculator_arithme
 	"are also available. The other tools exist to exercise client features (elicitation, roots, " +
 	"sampling, progress, logging and tasks)."
 
+// notifyEvery is the --notify-every interval (0: off).
+var notifyEvery time.Duration
+
 // cacheTTL is the ttlMs the demo puts on its cacheable results (lists,
 // server/discover, resources/read); --ttl-ms changes it.
 var cacheTTL = 60000
 
 func newServer() *mcp.Server {
+	s, _ := newDemo()
+	return s
+}
+
+// newDemo returns the server and the notifier that changes its tools,
+// prompts and resources on demand and tells subscriptions/listen streams.
+func newDemo() (*mcp.Server, *notifier) {
+	n := newNotifier()
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "mcpctl-demo",
 		Title:   "mcpctl demo server",
@@ -41,14 +55,28 @@ func newServer() *mcp.Server {
 	}, &mcp.ServerOptions{
 		Instructions:      instructions,
 		CompletionHandler: complete,
-		SetCacheable: func(_ context.Context, _ mcp.Request, c *mcp.Cacheable) {
+		SetCacheable: func(_ context.Context, req mcp.Request, c *mcp.Cacheable) {
 			c.TTLMs = cacheTTL
+			// The counter changes whenever it is touched.
+			if r, ok := req.(*mcp.ReadResourceRequest); ok && r.Params != nil && r.Params.URI == counterURI {
+				c.TTLMs = 0
+			}
 		},
+		// Needed for resources.subscribe, which subscriptions/listen's
+		// resourceSubscriptions requires.
+		SubscribeHandler:   n.subscribe,
+		UnsubscribeHandler: n.unsubscribe,
+		// Everything subscriptions/listen can deliver: the SDK acknowledges
+		// exactly what is declared here.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging:    &mcp.LoggingCapabilities{}, // long_job logs
 			Extensions: map[string]any{tasksExtension: map[string]any{}},
+			Tools:      &mcp.ToolCapabilities{ListChanged: true},
+			Prompts:    &mcp.PromptCapabilities{ListChanged: true},
+			Resources:  &mcp.ResourceCapabilities{ListChanged: true, Subscribe: true},
 		},
 	})
+	n.attach(s)
 	tasks := newTaskStore()
 	tasks.register(s)
 	addTools(s)
@@ -56,7 +84,7 @@ func newServer() *mcp.Server {
 	s.AddReceivingMiddleware(checkLogLevel, specShape, legacyRounds)
 	addResources(s)
 	addPrompts(s)
-	return s
+	return s, n
 }
 
 func main() {
@@ -68,6 +96,8 @@ func main() {
 
 	httpAddr := flag.String("http", "", "serve stateless Streamable HTTP on `host:port` (port 0 picks a free port) instead of stdio")
 	flag.IntVar(&cacheTTL, "ttl-ms", cacheTTL, "ttlMs of cacheable results (0: never cache)")
+	flag.DurationVar(&notifyEvery, "notify-every", 0, "increment demo://counter and toggle the tool \"ephemeral\" every `duration`, "+
+		"for subscriptions/listen streams (0: off)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		log.Fatalf("unexpected arguments: %q", flag.Args())
@@ -76,11 +106,18 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	if notifyEvery < 0 {
+		log.Fatalf("--notify-every must not be negative")
+	}
+	s, n := newDemo()
+	if notifyEvery > 0 {
+		go n.tick(ctx, notifyEvery)
+	}
 	var err error
 	if *httpAddr != "" {
-		err = serveHTTP(ctx, newServer(), *httpAddr)
+		err = serveHTTP(ctx, s, n, *httpAddr)
 	} else {
-		err = newServer().Run(ctx, newStdioTransport())
+		err = serveStdio(ctx, s, n, os.Stdin, os.Stdout)
 	}
 	// A signal or the client closing stdin are normal ways to stop.
 	if err != nil && !errors.Is(err, context.Canceled) {
@@ -88,7 +125,7 @@ func main() {
 	}
 }
 
-func serveHTTP(ctx context.Context, server *mcp.Server, addr string) error {
+func serveHTTP(ctx context.Context, server *mcp.Server, n *notifier, addr string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -100,6 +137,9 @@ func serveHTTP(ctx context.Context, server *mcp.Server, addr string) error {
 	fmt.Printf("listening on %s\n", endpointURL(ln.Addr()))
 
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	// Shutdown waits for idle connections; the subscriptions/listen streams
+	// become idle once they have their result.
+	srv.RegisterOnShutdown(func() { n.closeListeners() })
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 

@@ -20,8 +20,9 @@ const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28
 	`"io.modelcontextprotocol/clientInfo":{"name":"test","version":"0"}}`
 
 var wantTools = []string{
-	"ask_model", "calculator_arithmetic", "list_roots_tool", "long_job", "multi_step",
-	"open_dashboard", "signup_form", "slow_task", "weather_current",
+	"ask_model", "calculator_arithmetic", "close_listeners", "list_roots_tool", "long_job", "multi_step",
+	"open_dashboard", "signup_form", "slow_task", "toggle_prompt", "toggle_resource", "toggle_tool",
+	"touch_resource", "weather_current",
 }
 
 // TestStdioPipe feeds raw JSON lines and closes input at once, the way
@@ -39,7 +40,8 @@ func TestStdioPipe(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- newServer().Run(ctx, newDrainingTransport(stdinR, stdoutW))
+		s, n := newDemo()
+		done <- serveStdio(ctx, s, n, stdinR, stdoutW)
 		stdoutW.Close()
 	}()
 	go func() {

@@ -30,9 +30,17 @@ Tools:     calculator_arithmetic, weather_current
            list_roots_tool (roots), ask_model (sampling), multi_step (two
            rounds), long_job (progress and logs), slow_task (a task when the
            client supports io.modelcontextprotocol/tasks)
-Resources: demo://readme (this file), demo://logo.png
+           toggle_tool, toggle_prompt, toggle_resource, touch_resource and
+           close_listeners (notifications for subscriptions/listen)
+Resources: demo://readme (this file), demo://logo.png, demo://counter
+           (incremented by touch_resource)
 Templates: demo://weather/{location}
 Prompts:   weather_report
+
+toggle_tool, toggle_prompt and toggle_resource add or remove the tool
+"ephemeral", the prompt "ephemeral_prompt" and the resource
+demo://ephemeral. Run with --notify-every 1s to have the counter
+incremented and "ephemeral" toggled every second.
 
 All weather data is fake and derived from the location name, so the same
 location always yields the same reading.
