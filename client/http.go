@@ -242,7 +242,7 @@ func (t *HTTPTransport) readStream(ctx context.Context, body io.Reader, req *Req
 		switch msg.Kind() {
 		case "notification":
 			if notify != nil {
-				notify(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), ev.Data...)})
+				notify(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), ev.Data...), More: ev.More})
 			}
 			return nil
 		case "request":

@@ -59,6 +59,10 @@ type Notification struct {
 	Params json.RawMessage
 	// Raw is the whole message line/event, for renderers that want it.
 	Raw json.RawMessage
+	// More says further messages were already waiting when this one was
+	// handed over: a consumer may hold its output until one comes with
+	// More false, and so write a burst at once yet never sit on a line.
+	More bool
 }
 
 // Kind classifies an incoming message.

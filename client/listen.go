@@ -28,6 +28,8 @@ type ListenEvent struct {
 	SubscriptionID json.RawMessage
 	Method         string
 	Params         json.RawMessage
+	// More: further messages are already waiting (see Notification.More).
+	More bool
 }
 
 // ListenOptions tunes Listen.
@@ -106,7 +108,7 @@ func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOp
 				onEvent(ListenEvent{Kind: "acknowledged", SubscriptionID: sid, Method: n.Method, Params: n.Params})
 				return
 			}
-			onEvent(ListenEvent{Kind: "notification", SubscriptionID: sid, Method: n.Method, Params: n.Params})
+			onEvent(ListenEvent{Kind: "notification", SubscriptionID: sid, Method: n.Method, Params: n.Params, More: n.More})
 		},
 	}
 	res, err := c.Call(listenCtx, "subscriptions/listen", params, co)

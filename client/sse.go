@@ -14,6 +14,8 @@ type sseEvent struct {
 	Data  []byte
 	ID    string
 	Retry int // milliseconds, -1 when absent
+	// More says more of the stream was already buffered at dispatch.
+	More bool
 }
 
 var errEventTooLarge = errors.New("event too large")
@@ -44,6 +46,7 @@ func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
 		if len(line) == 0 {
 			if hasData {
 				ev.Data = bytes.TrimSuffix(data.Bytes(), []byte("\n"))
+				ev.More = br.Buffered() > 0
 				if ferr := fn(ev); ferr != nil {
 					return ferr
 				}

@@ -207,7 +207,7 @@ func (t *StdioTransport) read(r *os.File) {
 	for {
 		line, err := readLine(br, t.opts.MaxLine)
 		if len(bytes.TrimSpace(line)) > 0 {
-			if perr := t.handleLine(line); perr != nil {
+			if perr := t.handleLine(line, br.Buffered() > 0); perr != nil {
 				t.fail(perr)
 				// Nothing more can be trusted from this server.
 				killGroup(t.cmd, sigKill)
@@ -248,7 +248,7 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 	}
 }
 
-func (t *StdioTransport) handleLine(line []byte) error {
+func (t *StdioTransport) handleLine(line []byte, more bool) error {
 	line = bytes.TrimSpace(line)
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "recv", Body: line})
@@ -266,7 +266,7 @@ func (t *StdioTransport) handleLine(line []byte) error {
 	}
 	switch msg.Kind() {
 	case "notification":
-		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), line...)}
+		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), line...), More: more}
 		t.mu.Lock()
 		var fns []func(Notification)
 		for _, p := range t.pending {

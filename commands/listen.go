@@ -12,12 +12,14 @@ package commands
 // have been missed, so that scripts can poll again.
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -61,6 +63,9 @@ func listenCommand(ios *output.IOStreams) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// A stream allocates a little per line and keeps almost nothing
+			// live: collecting less often buys ~15% throughput for a few MB.
+			debug.SetGCPercent(400)
 			return l.run(c.Context)
 		}),
 	}
@@ -85,6 +90,8 @@ type listener struct {
 	invalidated map[string]time.Time
 
 	outMu    sync.Mutex
+	out      *bufio.Writer
+	flushAt  *time.Timer // flushes a held line if the "more" never comes
 	fetchMu  sync.Mutex
 	fetching map[string]*refetchState
 	fetchWG  sync.WaitGroup
@@ -101,7 +108,7 @@ type refetchState struct {
 var errListenDone = errors.New("done listening")
 
 func newListener(c *cli.Context, s *session) (*listener, error) {
-	l := &listener{s: s, fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: c.Int("count"), strict: c.Bool("strict"), refetch: c.Bool("refetch"),
+	l := &listener{s: s, out: bufio.NewWriterSize(s.ios.Out, 64<<10), fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: c.Int("count"), strict: c.Bool("strict"), refetch: c.Bool("refetch"),
 		retry: !c.Bool("no-reconnect"), forDur: c.Duration("for"), query: s.render.Query, trace: c.Bool("trace"),
 		text: s.render.Format == output.FormatText && s.render.Query == nil}
 	if c.Bool("once") {
@@ -202,6 +209,7 @@ func (l *listener) run(parent context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, l.forDur)
 		defer cancel()
 	}
+	defer l.flush()
 	defer l.fetchWG.Wait() // refetches under way finish their line
 	backoff := 250 * time.Millisecond
 	for attempt := 0; ; attempt++ {
@@ -247,6 +255,12 @@ func transportBroke(err error) bool {
 	return errors.As(err, &conn) || errors.As(err, &proto)
 }
 
+func (l *listener) flush() {
+	l.outMu.Lock()
+	defer l.outMu.Unlock()
+	_ = l.out.Flush()
+}
+
 func (l *listener) stray(n client.Notification, why string) {
 	if l.trace {
 		fmt.Fprintf(l.s.ios.ErrOut, "# listen: ignored %s (%s)\n", output.SanitizeLine(n.Method), why)
@@ -265,7 +279,7 @@ func (l *listener) event(ev client.ListenEvent) {
 	line.set("subscriptionId", ev.SubscriptionID)
 	line.set("method", jsonString(ev.Method))
 	line.set("params", orNull(ev.Params))
-	l.line(line.raw())
+	l.write(line.raw(), ev.More)
 	l.invalidate(ev)
 	if l.refetch {
 		l.triggerFetch(ev)
@@ -330,23 +344,40 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// line writes one event line, through --jq when given; at a terminal with
-// -o text, a readable line with a timestamp instead.
-func (l *listener) line(raw json.RawMessage) {
+// line writes one line and flushes it.
+func (l *listener) line(raw json.RawMessage) { l.write(raw, false) }
+
+// write writes one event line, through --jq when given; at a terminal with
+// -o text, a readable line with a timestamp instead. The line is flushed
+// unless more messages are already waiting: a burst goes out in one write,
+// and a line never waits for a message that has not arrived.
+func (l *listener) write(raw json.RawMessage, more bool) {
 	l.outMu.Lock()
 	defer l.outMu.Unlock()
 	switch {
 	case l.query != nil:
-		if err := l.query.Run(context.Background(), raw, l.s.ios.Out, false); err != nil {
+		if err := l.query.Run(context.Background(), raw, l.out, false); err != nil {
 			fmt.Fprintln(l.s.ios.ErrOut, "mcpctl: --jq: "+oneLine(err.Error()))
 		}
 	case l.text:
-		fmt.Fprintln(l.s.ios.Out, time.Now().Format("15:04:05")+" "+describeEvent(raw))
+		fmt.Fprintln(l.out, time.Now().Format("15:04:05")+" "+describeEvent(raw))
 	case bytes.IndexByte(raw, '\n') < 0:
 		// Already one line (a stdio message always is): no re-encoding.
-		_, _ = l.s.ios.Out.Write(append(raw, '\n'))
+		_, _ = l.out.Write(raw)
+		_ = l.out.WriteByte('\n')
 	default:
-		_ = output.WriteJSONLine(l.s.ios.Out, raw)
+		_ = output.WriteJSONLine(l.out, raw)
+	}
+	if !more {
+		_ = l.out.Flush()
+		return
+	}
+	// What was waiting may be no message at all (a keep-alive, half a
+	// line): never hold a line longer than a few milliseconds.
+	if l.flushAt == nil {
+		l.flushAt = time.AfterFunc(5*time.Millisecond, l.flush)
+	} else {
+		l.flushAt.Reset(5 * time.Millisecond)
 	}
 }
 
