@@ -110,15 +110,30 @@ func (c *Cache) read(file string, want *CacheKey) (*CacheEntry, bool) {
 // Put stores result under k. The result's own ttlMs and cacheScope decide
 // whether and how: no positive ttlMs, no entry.
 func (c *Cache) Put(k CacheKey, result json.RawMessage) error {
+	return c.PutTTL(k, result, -1)
+}
+
+// PutTTL is Put with the time to live given by the caller (ttlMs >= 0)
+// instead of the result's own ttlMs (-1).
+func (c *Cache) PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error {
 	var hints struct {
 		TTLMs      *json.Number `json:"ttlMs"`
 		CacheScope string       `json:"cacheScope"`
 	}
-	if json.Unmarshal(result, &hints) != nil || hints.TTLMs == nil {
+	if json.Unmarshal(result, &hints) != nil {
 		return nil
 	}
-	ttl, err := hints.TTLMs.Int64()
-	if err != nil || ttl <= 0 {
+	ttl := ttlMs
+	if ttl < 0 {
+		if hints.TTLMs == nil {
+			return nil
+		}
+		var err error
+		if ttl, err = hints.TTLMs.Int64(); err != nil {
+			return nil
+		}
+	}
+	if ttl <= 0 {
 		return nil
 	}
 	e := CacheEntry{Format: cacheFormat, Writer: c.Version, Key: k, StoredAt: c.now(),
@@ -127,25 +142,8 @@ func (c *Cache) Put(k CacheKey, result json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(c.Dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	// CreateTemp makes the file 0600, as results may hold private data.
-	if err := os.Rename(tmp.Name(), c.path(k)); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	// The file is 0600, as results may hold private data.
+	return writeFileAtomic(c.Dir, c.path(k), data)
 }
 
 // Delete removes the entry for k, if any.

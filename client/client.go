@@ -62,6 +62,24 @@ type Options struct {
 	LogLevel string
 	// MaxTimeout caps how far progress may extend Timeout (0: no cap).
 	MaxTimeout time.Duration
+
+	// Era, when set, is the server's era as the caller knows it: no probe.
+	// A legacy revision in ProtocolVersion implies EraLegacy.
+	Era Era
+	// ProbeTimeout bounds the era probe (DefaultProbeTimeout if 0).
+	ProbeTimeout time.Duration
+	// EraStore remembers each server's era (keyed by ServerID) so later
+	// runs skip the probe; nil probes every time.
+	EraStore EraStore
+	// Reopen returns a fresh transport to the same server: a stdio server
+	// that refuses initialize after the probe is started again.
+	Reopen func() (Transport, error)
+	// CacheTTL is how long results that carry no ttlMs of their own (all
+	// results of legacy servers) are cached; 0 caches them not at all.
+	CacheTTL time.Duration
+	// Warn receives things the user should know that do not stop the
+	// command (a server request that could not be answered).
+	Warn func(string)
 }
 
 // CacheMode says how Call uses the cache.
@@ -105,6 +123,13 @@ type Client struct {
 
 	mu      sync.Mutex
 	version string
+	era     EraInfo
+	probed  json.RawMessage // the probe's DiscoverResult, used once
+
+	eraMu      sync.Mutex // held while the era is being found out
+	remembered bool       // the era came from EraStore, not from this run
+	reprobed   bool
+	legacy     legacySession
 }
 
 // New returns a client; the transport is owned by it from now on.
@@ -115,7 +140,9 @@ func New(t Transport, opts Options) *Client {
 	if len(opts.Capabilities) == 0 {
 		opts.Capabilities = json.RawMessage(`{}`)
 	}
-	return &Client{t: t, opts: opts, version: opts.ProtocolVersion}
+	c := &Client{t: t, opts: opts, version: opts.ProtocolVersion}
+	c.attach(t)
+	return c
 }
 
 // Version is the protocol version requests currently declare.
@@ -137,10 +164,16 @@ func (c *Client) SetVersion(v string) {
 }
 
 // TransportKind is "stdio" or "http".
-func (c *Client) TransportKind() string { return c.t.Kind() }
+func (c *Client) TransportKind() string { return c.transport().Kind() }
 
-// Close shuts the transport down.
-func (c *Client) Close() error { return c.t.Close() }
+// Close shuts the transport down (ending a legacy HTTP session).
+func (c *Client) Close() error { return c.transport().Close() }
+
+func (c *Client) transport() Transport {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
 
 // Call sends method with params (a JSON object or nil) and returns the raw
 // result of a complete answer. The request's _meta gets the protocol
@@ -150,6 +183,7 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	if co == nil {
 		co = &CallOptions{}
 	}
+	c.recallEra()
 	key, cacheable := c.cacheKey(method, params)
 	if cacheable && c.opts.CacheMode == CacheNormal && !co.Refresh {
 		if res, ok := c.cached(key); ok {
@@ -166,7 +200,39 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	return res, err
 }
 
+// call sends one request in the server's era, finding the era out first.
+// A remembered era that fails is probed again, once.
 func (c *Client) call(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	if err := c.ensureEra(ctx); err != nil {
+		return nil, err
+	}
+	if method == "server/discover" {
+		c.mu.Lock()
+		res := c.probed
+		c.probed = nil
+		c.mu.Unlock()
+		if res != nil {
+			return res, nil
+		}
+	}
+	if c.Legacy() {
+		return c.legacyCall(ctx, method, params, co)
+	}
+	res, err := c.modernCall(ctx, method, params, co)
+	if err != nil && c.shouldReprobe(err) {
+		if perr := c.reprobe(ctx); perr != nil {
+			return nil, err
+		}
+		if c.Legacy() {
+			return c.legacyCall(ctx, method, params, co)
+		}
+	}
+	return res, err
+}
+
+// modernCall sends a request the 2026-07-28 way, retrying once with
+// another revision when the server lists one after -32022.
+func (c *Client) modernCall(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
 	retried := false
 	for {
 		version := c.Version()
@@ -174,37 +240,52 @@ func (c *Client) call(ctx context.Context, method string, params json.RawMessage
 		if err != nil {
 			return nil, err
 		}
-		if msg.Error != nil {
-			if msg.Error.Code == CodeUnsupportedProtocolVersion && !retried {
-				next, verr := c.pickVersion(msg.Error)
-				if verr != nil {
-					return nil, verr
-				}
-				c.mu.Lock()
-				c.version = next
-				c.mu.Unlock()
-				retried = true
-				continue
+		if msg.Error != nil && msg.Error.Code == CodeUnsupportedProtocolVersion && !retried {
+			next, verr := c.pickVersion(msg.Error)
+			if verr != nil {
+				return nil, verr
 			}
-			return nil, msg.Error
+			c.mu.Lock()
+			c.version = next
+			c.mu.Unlock()
+			retried = true
+			continue
 		}
-		if msg.Result == nil {
-			return nil, &ProtocolError{Msg: "the response to " + method + " has neither result nor error"}
-		}
-		if len(msg.Result) == 0 || msg.Result[0] != '{' {
-			return nil, &ProtocolError{Msg: "the result of " + method + " is not a JSON object: " + snippet(msg.Result)}
-		}
-		return msg.Result, nil
+		return resultOf(method, msg)
 	}
+}
+
+// resultOf returns a response's result, or its error.
+func resultOf(method string, msg *Message) (json.RawMessage, error) {
+	if msg.Error != nil {
+		return nil, msg.Error
+	}
+	if msg.Result == nil {
+		return nil, &ProtocolError{Msg: "the response to " + method + " has neither result nor error"}
+	}
+	if len(msg.Result) == 0 || msg.Result[0] != '{' {
+		return nil, &ProtocolError{Msg: "the result of " + method + " is not a JSON object: " + snippet(msg.Result)}
+	}
+	return msg.Result, nil
 }
 
 func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMessage, version string, co *CallOptions) (*Message, error) {
 	id := c.nextID.Add(1)
-	withMeta, err := c.withMeta(params, version, id)
+	legacy := IsLegacyVersion(version) || method == "initialize"
+	var withMeta json.RawMessage
+	var err error
+	switch {
+	case method == "initialize":
+		withMeta = params // the handshake carries no _meta
+	case legacy:
+		withMeta, err = legacyMeta(params, id)
+	default:
+		withMeta, err = c.withMeta(params, version, id)
+	}
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{ID: id, Method: method, Params: withMeta, Version: version}
+	req := &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy}
 	if co.OnID != nil {
 		co.OnID(id)
 	}
@@ -240,11 +321,12 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 			notify(n)
 		}
 	}
-	msg, err := c.t.RoundTrip(callCtx, req, co.Header, onNotify)
+	t := c.transport()
+	msg, err := t.RoundTrip(callCtx, req, co.Header, onNotify)
 	if err != nil {
 		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
-			if s, ok := c.t.(interface{ StderrTail() []string }); ok {
+			if s, ok := t.(interface{ StderrTail() []string }); ok {
 				te.Stderr = s.StderrTail()
 			}
 			return nil, te
@@ -264,7 +346,7 @@ func (c *Client) pickVersion(e *RPCError) (string, error) {
 		Supported []string `json:"supported"`
 	}
 	_ = json.Unmarshal(e.Data, &data)
-	ours := SupportedVersions
+	ours := ModernVersions
 	if c.opts.PinVersion {
 		ours = []string{c.opts.ProtocolVersion}
 	}
@@ -393,15 +475,26 @@ func (c *Client) Invalidate(method string, params json.RawMessage) {
 
 func (c *Client) store(k CacheKey, result json.RawMessage) {
 	var hints struct {
-		CacheScope string `json:"cacheScope"`
+		TTLMs      *json.Number `json:"ttlMs"`
+		CacheScope string       `json:"cacheScope"`
 	}
 	_ = json.Unmarshal(result, &hints)
 	k.Version = c.Version() // a -32022 retry may have changed it
+	ttl := int64(-1)        // the result's own ttlMs
+	if c.Legacy() || hints.TTLMs == nil {
+		// Legacy revisions have no caching hints (a ttlMs there is not
+		// theirs to give): only the user's --cache-ttl caches.
+		ttl = c.opts.CacheTTL.Milliseconds()
+		hints.CacheScope = ""
+		if ttl <= 0 {
+			return
+		}
+	}
 	if hints.CacheScope == "private" {
 		c.opts.Cache.Delete(k)
 		k = c.privateKey(k)
 	}
-	if err := c.opts.Cache.Put(k, result); err != nil {
+	if err := c.opts.Cache.PutTTL(k, result, ttl); err != nil {
 		c.logf("cache: cannot store %s: %v", k.Method, err)
 	}
 }

@@ -110,7 +110,7 @@ const (
 )
 
 func testOptions() Options {
-	return Options{ClientInfo: Implementation{Name: "mcpctl", Version: "1.2.3"}}
+	return Options{ClientInfo: Implementation{Name: "mcpctl", Version: "1.2.3"}, Era: EraModern}
 }
 
 func TestWithMeta(t *testing.T) {
@@ -131,13 +131,13 @@ func TestWithMeta(t *testing.T) {
 			`{"name":"x","_meta":{"progressToken":"p1","io.modelcontextprotocol/protocolVersion":"1999-01-01","vendor.example/k":{"a":true},"io.modelcontextprotocol/clientInfo":{"name":"evil"}}}`,
 			`{"_meta":{"progressToken":"p1","io.modelcontextprotocol/protocolVersion":"2026-07-28","vendor.example/k":{"a":true},"io.modelcontextprotocol/clientInfo":` + testInfo + `,"io.modelcontextprotocol/clientCapabilities":{}},"name":"x"}`},
 		{"empty user _meta", testOptions(), `{"_meta":{},"a":1}`, `{"_meta":{` + ourMeta + `},"a":1}`},
-		{"declared capabilities", Options{ClientInfo: Implementation{Name: "c", Version: "0"}, Capabilities: json.RawMessage(`{"elicitation":{}}`)},
+		{"declared capabilities", Options{Era: EraModern, ClientInfo: Implementation{Name: "c", Version: "0"}, Capabilities: json.RawMessage(`{"elicitation":{}}`)},
 			`{}`, `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"},"progressToken":1}}`},
-		{"no client name: no clientInfo", Options{}, `{}`,
+		{"no client name: no clientInfo", Options{Era: EraModern}, `{}`,
 			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1}}`},
-		{"another version", Options{ProtocolVersion: "2030-01-01"}, `{}`,
+		{"another version", Options{Era: EraModern, ProtocolVersion: "2030-01-01"}, `{}`,
 			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2030-01-01","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1}}`},
-		{"log level", Options{LogLevel: "debug"}, `{}`,
+		{"log level", Options{Era: EraModern, LogLevel: "debug"}, `{}`,
 			`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":1,"io.modelcontextprotocol/logLevel":"debug"}}`},
 	}
 	for _, tc := range tests {
@@ -209,7 +209,7 @@ func unsupported(supported ...string) *RPCError {
 
 func TestCallVersionRetry(t *testing.T) {
 	ft := &fakeTransport{handle: answers(unsupported("2024-11-05", LatestVersion), `{"ok":true}`)}
-	c := New(ft, Options{ProtocolVersion: "2025-01-01"})
+	c := New(ft, Options{Era: EraModern, ProtocolVersion: "2025-01-01"})
 	res, err := c.Call(context.Background(), "tools/list", nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -267,45 +267,45 @@ func TestCallVersionErrors(t *testing.T) {
 		check    func(t *testing.T, err error)
 		wantVers string // c.Version() afterwards
 	}{
-		{"no version in common", Options{}, []any{unsupported("2024-11-05", "2025-03-26")}, 1,
+		{"no version in common", Options{Era: EraModern}, []any{unsupported("2024-11-05", "2025-03-26")}, 1,
 			func(t *testing.T, err error) {
 				var ve *VersionError
 				if !errors.As(err, &ve) {
 					t.Fatalf("err = %v, want *VersionError", err)
 				}
-				if !reflect.DeepEqual(ve.Theirs, []string{"2024-11-05", "2025-03-26"}) || !reflect.DeepEqual(ve.Ours, SupportedVersions) {
+				if !reflect.DeepEqual(ve.Theirs, []string{"2024-11-05", "2025-03-26"}) || !reflect.DeepEqual(ve.Ours, ModernVersions) {
 					t.Errorf("VersionError %+v", ve)
 				}
 			}, LatestVersion},
-		{"no supported list", Options{}, []any{&RPCError{Code: CodeUnsupportedProtocolVersion, Message: "no"}}, 1,
+		{"no supported list", Options{Era: EraModern}, []any{&RPCError{Code: CodeUnsupportedProtocolVersion, Message: "no"}}, 1,
 			func(t *testing.T, err error) {
 				var ve *VersionError
 				if !errors.As(err, &ve) || len(ve.Theirs) != 0 {
 					t.Fatalf("err = %v, want *VersionError with no Theirs", err)
 				}
 			}, LatestVersion},
-		{"pinned version not supported", Options{ProtocolVersion: "2025-01-01", PinVersion: true}, []any{unsupported(LatestVersion)}, 1,
+		{"pinned version not supported", Options{Era: EraModern, ProtocolVersion: "2025-01-01", PinVersion: true}, []any{unsupported(LatestVersion)}, 1,
 			func(t *testing.T, err error) {
 				var ve *VersionError
 				if !errors.As(err, &ve) || !reflect.DeepEqual(ve.Ours, []string{"2025-01-01"}) {
 					t.Fatalf("err = %v, want *VersionError with Ours = [2025-01-01]", err)
 				}
 			}, "2025-01-01"},
-		{"retries only once", Options{}, []any{unsupported(LatestVersion), unsupported(LatestVersion), `{}`}, 2,
+		{"retries only once", Options{Era: EraModern}, []any{unsupported(LatestVersion), unsupported(LatestVersion), `{}`}, 2,
 			func(t *testing.T, err error) {
 				var re *RPCError
 				if !errors.As(err, &re) || re.Code != CodeUnsupportedProtocolVersion {
 					t.Fatalf("err = %v, want the second -32022 as *RPCError", err)
 				}
 			}, LatestVersion},
-		{"other RPC errors are not retried", Options{}, []any{&RPCError{Code: CodeMethodNotFound, Message: "Method not found", HTTPStatus: 404}, `{}`}, 1,
+		{"other RPC errors are not retried", Options{Era: EraModern}, []any{&RPCError{Code: CodeMethodNotFound, Message: "Method not found", HTTPStatus: 404}, `{}`}, 1,
 			func(t *testing.T, err error) {
 				var re *RPCError
 				if !errors.As(err, &re) || re.Code != CodeMethodNotFound || re.HTTPStatus != 404 || re.Message != "Method not found" {
 					t.Fatalf("err = %v, want *RPCError -32601", err)
 				}
 			}, LatestVersion},
-		{"transport error passes through", Options{}, []any{&ConnError{Msg: "refused"}}, 1,
+		{"transport error passes through", Options{Era: EraModern}, []any{&ConnError{Msg: "refused"}}, 1,
 			func(t *testing.T, err error) {
 				var ce *ConnError
 				if !errors.As(err, &ce) {
@@ -453,7 +453,7 @@ func blockUntilDone(ctx context.Context, _ *Request, _ http.Header, _ func(Notif
 
 func TestCallTimeout(t *testing.T) {
 	ft := &fakeTransport{handle: blockUntilDone}
-	c := New(ft, Options{Timeout: 30 * time.Millisecond})
+	c := New(ft, Options{Era: EraModern, Timeout: 30 * time.Millisecond})
 	start := time.Now()
 	_, err := c.Call(context.Background(), "tools/list", nil, nil)
 	var te *TimeoutError
@@ -468,7 +468,7 @@ func TestCallTimeout(t *testing.T) {
 	}
 
 	// A transport that keeps a stderr tail contributes it.
-	c = New(fakeWithTail{&fakeTransport{handle: blockUntilDone}}, Options{Timeout: 10 * time.Millisecond})
+	c = New(fakeWithTail{&fakeTransport{handle: blockUntilDone}}, Options{Era: EraModern, Timeout: 10 * time.Millisecond})
 	_, err = c.Call(context.Background(), "tools/list", nil, nil)
 	if !errors.As(err, &te) || !reflect.DeepEqual(te.Stderr, []string{"last words"}) {
 		t.Errorf("err = %#v, want a *TimeoutError with the stderr tail", err)
@@ -477,7 +477,7 @@ func TestCallTimeout(t *testing.T) {
 
 func TestCallCallerCancelIsNotTimeout(t *testing.T) {
 	ft := &fakeTransport{handle: blockUntilDone}
-	c := New(ft, Options{Timeout: time.Minute})
+	c := New(ft, Options{Era: EraModern, Timeout: time.Minute})
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
 	_, err := c.Call(ctx, "tools/list", nil, nil)
@@ -502,7 +502,7 @@ func TestCallNotifyAndHeaders(t *testing.T) {
 		return reply(req.ID, `{}`)
 	}}
 	var global, local []string
-	c := New(ft, Options{OnNotify: func(n Notification) { global = append(global, n.Method) }})
+	c := New(ft, Options{Era: EraModern, OnNotify: func(n Notification) { global = append(global, n.Method) }})
 
 	if _, err := c.Call(context.Background(), "a", nil, nil); err != nil {
 		t.Fatal(err)
@@ -521,7 +521,7 @@ func TestCallNotifyAndHeaders(t *testing.T) {
 
 func TestClientCloseAndKind(t *testing.T) {
 	ft := &fakeTransport{kind: "http"}
-	c := New(ft, Options{})
+	c := New(ft, Options{Era: EraModern})
 	if c.TransportKind() != "http" || c.Version() != LatestVersion {
 		t.Errorf("kind %q version %q", c.TransportKind(), c.Version())
 	}

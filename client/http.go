@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 )
 
 // HTTPOptions configures the Streamable HTTP transport.
@@ -44,10 +45,23 @@ type HTTPOptions struct {
 	HTTPClient *http.Client
 }
 
-// HTTPTransport is the Streamable HTTP transport.
+// HTTPTransport is the Streamable HTTP transport. Talking to a legacy
+// server it also keeps that era's session (see http_legacy.go), and can
+// switch to the deprecated HTTP+SSE transport (http_sse.go).
 type HTTPTransport struct {
 	opts   HTTPOptions
 	client *http.Client
+
+	mu            sync.Mutex
+	flavor        string
+	sessionID     string
+	legacyVersion string
+	serve         ServerRequestHandler
+	sse           *sseConn
+	// bg bounds work that outlives a request (answers to server requests,
+	// the legacy GET stream): Close cancels it.
+	bg     context.Context
+	stopBg context.CancelFunc
 }
 
 // NewHTTP checks the URL and returns a transport; nothing is sent yet.
@@ -77,13 +91,27 @@ func NewHTTP(opts HTTPOptions) (*HTTPTransport, error) {
 			return http.ErrUseLastResponse
 		}}
 	}
-	return &HTTPTransport{opts: opts, client: c}, nil
+	bg, stop := context.WithCancel(context.Background())
+	return &HTTPTransport{opts: opts, client: c, flavor: FlavorStreamable, bg: bg, stopBg: stop}, nil
 }
 
 func (t *HTTPTransport) Kind() string { return "http" }
 
-// Close releases idle connections.
+// IsDryRun reports whether nothing is really sent.
+func (t *HTTPTransport) IsDryRun() bool { return t.opts.DryRun != nil }
+
+// Close ends a legacy session (DELETE), closes an HTTP+SSE stream and
+// releases idle connections.
 func (t *HTTPTransport) Close() error {
+	t.endSession()
+	t.stopBg()
+	t.mu.Lock()
+	sse := t.sse
+	t.sse = nil
+	t.mu.Unlock()
+	if sse != nil {
+		sse.close()
+	}
 	t.client.CloseIdleConnections()
 	return nil
 }
@@ -130,8 +158,16 @@ func nameParam(req *Request) (string, bool) {
 
 // RoundTrip implements Transport.
 func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.Header, notify func(Notification)) (*Message, error) {
+	if req.Legacy && t.Flavor() == FlavorSSE {
+		return t.sseRoundTrip(ctx, req, notify)
+	}
 	body, _ := req.MarshalJSON()
-	h := StandardHeaders(req)
+	var h http.Header
+	if req.Legacy {
+		h = t.legacyHeaders(req)
+	} else {
+		h = StandardHeaders(req)
+	}
 	for k, vs := range t.opts.Header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
@@ -161,6 +197,11 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})
 	}
+	if req.Legacy {
+		if err := t.noteSession(req, h, resp); err != nil {
+			return nil, err
+		}
+	}
 	if resp.StatusCode >= 300 {
 		// A JSON-RPC error in a failure status is still an answer: the
 		// caller handles -32022 and friends the same way on every transport.
@@ -175,6 +216,9 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 	mediaType, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch mediaType {
 	case "text/event-stream":
+		if req.Legacy {
+			return t.readLegacyStream(ctx, resp.Body, req, notify)
+		}
 		return t.readStream(ctx, resp.Body, req, notify)
 	case "application/json", "":
 		data, err := readLimited(resp.Body, t.opts.MaxMessage)

@@ -201,7 +201,7 @@ func TestHTTPVersionRetry(t *testing.T) {
 		}
 		writeJSON(w, 200, `{"jsonrpc":"2.0","id":`+string(in.ID)+`,"result":{"tools":[]}}`)
 	})
-	c := New(newTestHTTP(t, HTTPOptions{URL: srv.URL}), Options{ProtocolVersion: "2025-01-01"})
+	c := New(newTestHTTP(t, HTTPOptions{URL: srv.URL}), Options{Era: EraModern, ProtocolVersion: "2025-01-01"})
 	res, err := c.Call(context.Background(), "tools/list", nil, nil)
 	if err != nil || string(res) != `{"tools":[]}` {
 		t.Fatalf("Call = %s, %v", res, err)
@@ -520,7 +520,7 @@ func TestHTTPTimeout(t *testing.T) {
 		<-r.Context().Done()
 	})
 	for _, method := range []string{"json", "sse"} {
-		c := New(newTestHTTP(t, HTTPOptions{URL: srv.URL}), Options{Timeout: 50 * time.Millisecond})
+		c := New(newTestHTTP(t, HTTPOptions{URL: srv.URL}), Options{Era: EraModern, Timeout: 50 * time.Millisecond})
 		_, err := c.Call(context.Background(), method, nil, nil)
 		var te *TimeoutError
 		if !errors.As(err, &te) || te.Method != method {

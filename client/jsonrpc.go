@@ -14,9 +14,13 @@ type Request struct {
 	Method string
 	Params json.RawMessage
 
-	// Version is the protocol version this request declares in its _meta;
-	// the HTTP transport mirrors it into MCP-Protocol-Version.
+	// Version is the protocol version this request declares in its _meta
+	// (modern) or the one negotiated by initialize (legacy); the HTTP
+	// transport mirrors it into MCP-Protocol-Version.
 	Version string
+	// Legacy marks a request of an initialize-based revision: no modern
+	// headers, and the HTTP session and server requests of that era.
+	Legacy bool
 }
 
 // IsNotification reports whether the request expects no response.
@@ -115,4 +119,25 @@ func snippet(b []byte) string {
 		s = s[:max] + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// responseLine is the JSON-RPC response to a server request with the given
+// raw id: the result, or rpcErr when set.
+func responseLine(id json.RawMessage, result json.RawMessage, rpcErr *RPCError) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	if rpcErr != nil {
+		e, _ := json.Marshal(rpcErr)
+		b.WriteString(`,"error":`)
+		b.Write(e)
+	} else {
+		if len(result) == 0 {
+			result = json.RawMessage(`{}`)
+		}
+		b.WriteString(`,"result":`)
+		b.Write(result)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }

@@ -54,6 +54,12 @@ func (e *AckTimeoutError) Error() string {
 // than piling events up in memory. It returns the graceful close result,
 // or the error that ended the stream (ctx.Err() when the caller stopped).
 func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOptions, onEvent func(ListenEvent)) (json.RawMessage, error) {
+	if err := c.ensureEra(ctx); err != nil {
+		return nil, err
+	}
+	if c.Legacy() {
+		return c.legacyListen(ctx, filter, onEvent)
+	}
 	params := joinObject([]field{{Key: "notifications", Value: filter}})
 	var mu sync.Mutex
 	var subID string

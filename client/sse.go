@@ -20,17 +20,30 @@ type sseEvent struct {
 
 var errEventTooLarge = errors.New("event too large")
 
+// sseState is what a stream leaves behind for a reconnection: the last
+// event id seen and the server's retry delay (ms, -1 when never given).
+type sseState struct {
+	LastID string
+	Retry  int
+}
+
 // readSSE parses an event stream as the WHATWG algorithm does: fields
 // "event", "data", "id", "retry"; lines starting with ":" are comments
 // (keep-alives) and ignored; CRLF, LF and CR all end lines; a blank line
 // dispatches an event if it has data. fn returning an error stops the read.
 func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
+	return readSSEState(r, maxEvent, &sseState{Retry: -1}, fn)
+}
+
+// readSSEState is readSSE keeping st up to date, as an EventSource keeps
+// its last event id and reconnection time.
+func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) error) error {
 	br := bufio.NewReaderSize(r, 32<<10)
 	// The stream may start with a byte-order mark, which is not data.
 	if bom, err := br.Peek(3); err == nil && string(bom) == "\ufeff" {
 		_, _ = br.Discard(3)
 	}
-	ev := sseEvent{Retry: -1}
+	ev := sseEvent{Retry: -1, ID: st.LastID}
 	var data bytes.Buffer
 	hasData := false
 	size := 0
@@ -44,6 +57,7 @@ func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
 			return err
 		}
 		if len(line) == 0 {
+			st.LastID = ev.ID
 			if hasData {
 				ev.Data = bytes.TrimSuffix(data.Bytes(), []byte("\n"))
 				ev.More = br.Buffered() > 0
@@ -83,6 +97,7 @@ func readSSE(r io.Reader, maxEvent int, fn func(sseEvent) error) error {
 			if len(value) > 0 && len(bytes.Trim(value, "0123456789")) == 0 {
 				if n, perr := strconv.Atoi(string(value)); perr == nil {
 					ev.Retry = n
+					st.Retry = n
 				}
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -58,7 +59,11 @@ type StdioTransport struct {
 	mu        sync.Mutex
 	pending   map[int64]*pendingCall
 	cancelled map[int64]bool
-	dead      error // set once the connection can carry nothing more
+	dead      error         // set once the connection can carry nothing more
+	deadCh    chan struct{} // closed when dead is set
+	watchers  map[int]func(Notification)
+	nextWatch int
+	serve     ServerRequestHandler
 
 	exited    chan struct{} // closed when the process has been reaped
 	readDone  chan struct{} // closed when stdout hit EOF or failed
@@ -93,10 +98,50 @@ func NewStdio(opts StdioOptions) *StdioTransport {
 		cancelled: map[int64]bool{},
 		exited:    make(chan struct{}),
 		readDone:  make(chan struct{}),
+		deadCh:    make(chan struct{}),
+		watchers:  map[int]func(Notification){},
+	}
+}
+
+// SetServerRequestHandler makes requests from the server (legacy
+// revisions) go to h; without one they are refused with -32601.
+func (t *StdioTransport) SetServerRequestHandler(h ServerRequestHandler) {
+	t.mu.Lock()
+	t.serve = h
+	t.mu.Unlock()
+}
+
+// Watch hands every notification the server sends to fn until ctx is done
+// (nil) or the server goes away (the error that ended it). Legacy servers
+// send change notifications on stdout whenever they like.
+func (t *StdioTransport) Watch(ctx context.Context, fn func(Notification)) error {
+	if err := t.start(); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	id := t.nextWatch
+	t.nextWatch++
+	t.watchers[id] = fn
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.watchers, id)
+		t.mu.Unlock()
+	}()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.deadCh:
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return t.dead
 	}
 }
 
 func (t *StdioTransport) Kind() string { return "stdio" }
+
+// IsDryRun reports whether nothing is really sent.
+func (t *StdioTransport) IsDryRun() bool { return t.opts.DryRun != nil }
 
 // StderrTail returns the last lines the server wrote to stderr.
 func (t *StdioTransport) StderrTail() []string {
@@ -274,14 +319,20 @@ func (t *StdioTransport) handleLine(line []byte, more bool) error {
 				fns = append(fns, p.notify)
 			}
 		}
+		for _, w := range t.watchers {
+			fns = append(fns, w)
+		}
 		t.mu.Unlock()
 		for _, fn := range fns {
 			fn(n)
 		}
 	case "request":
-		// Servers of this revision must not send requests on stdio; say so
-		// rather than leave the server waiting.
-		go t.replyMethodNotFound(msg)
+		// Legacy servers ask things (elicitation, roots, ping); modern ones
+		// must not, and are told so rather than left waiting.
+		t.mu.Lock()
+		serve := t.serve
+		t.mu.Unlock()
+		go t.answer(msg, serve)
 	case "response":
 		id, ok := parseID(msg.ID)
 		t.mu.Lock()
@@ -309,10 +360,17 @@ func parseID(raw []byte) (int64, bool) {
 	return id, err == nil
 }
 
-func (t *StdioTransport) replyMethodNotFound(msg *Message) {
-	resp := []byte(`{"jsonrpc":"2.0","id":` + string(msg.ID) +
-		`,"error":{"code":-32601,"message":"mcpctl does not accept server requests on this protocol version"}}`)
-	_ = t.write(context.Background(), resp)
+func (t *StdioTransport) answer(msg *Message, serve ServerRequestHandler) {
+	var res json.RawMessage
+	rpcErr := &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests on this protocol version"}
+	if serve != nil {
+		res, rpcErr = serve(context.Background(), msg.Method, msg.Params)
+	}
+	line := responseLine(msg.ID, res, rpcErr)
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
+	}
+	_ = t.write(context.Background(), line)
 }
 
 // fail ends every pending call with err and marks the connection dead.
@@ -320,6 +378,7 @@ func (t *StdioTransport) fail(err error) {
 	t.mu.Lock()
 	if t.dead == nil {
 		t.dead = err
+		close(t.deadCh)
 	}
 	pend := t.pending
 	t.pending = map[int64]*pendingCall{}

@@ -272,7 +272,7 @@ done`, StdioOptions{Stderr: &stderr})
 
 func TestStdioClientTimeoutHasStderr(t *testing.T) {
 	tr := shServer(t, `echo "listening on stdio" >&2; cat >/dev/null`, StdioOptions{})
-	c := New(tr, Options{Timeout: 100 * time.Millisecond})
+	c := New(tr, Options{Era: EraModern, Timeout: 100 * time.Millisecond})
 	_, err := c.Call(context.Background(), "tools/list", nil, nil)
 	var te *TimeoutError
 	if !errors.As(err, &te) {

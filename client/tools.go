@@ -45,7 +45,7 @@ type toolPeek struct {
 // the Streamable HTTP binding requires; each is reported in warnings.
 func (c *Client) ListTools(ctx context.Context, cursor string, all bool) (json.RawMessage, []string, error) {
 	raw, err := c.List(ctx, "tools/list", "tools", cursor, all)
-	if err != nil || c.t.Kind() != "http" {
+	if err != nil || c.transport().Kind() != "http" || c.Legacy() {
 		return raw, nil, err
 	}
 	return dropInvalidTools(raw)
@@ -119,7 +119,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	if co == nil {
 		co = &CallOptions{}
 	}
-	if c.t.Kind() != "http" && co.PrepareArgs == nil {
+	if c.transport().Kind() != "http" && co.PrepareArgs == nil {
 		return c.callToolDirect(ctx, name, args, co)
 	}
 	for attempt := 0; ; attempt++ {
@@ -143,7 +143,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 			}
 		}
 		callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
-		if c.t.Kind() == "http" {
+		if c.transport().Kind() == "http" && !c.Legacy() {
 			if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
 				return nil, err
 			}

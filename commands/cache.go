@@ -28,6 +28,15 @@ func cacheDir() (string, error) {
 	return filepath.Join(d, "mcpctl", "results"), nil
 }
 
+// eraDir is where the servers' eras are remembered, beside the results.
+func eraDir() (string, error) {
+	dir, err := cacheDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "eras"), nil
+}
+
 func openCache() (*client.Cache, error) {
 	dir, err := cacheDir()
 	if err != nil {
@@ -81,7 +90,9 @@ func cacheCommand(ios *output.IOStreams) *cli.Command {
 		Usage: "show or empty the cache of results (ttlMs / cacheScope)",
 		Description: "server/discover, tools/list, prompts/list, resources/list, resources/templates/list and\n" +
 			"resources/read results are kept on disk while their ttlMs says they are fresh.\n" +
-			"The cache lives in $MCPCTL_CACHE_DIR, else $XDG_CACHE_HOME/mcpctl/results.",
+			"The cache lives in $MCPCTL_CACHE_DIR, else $XDG_CACHE_HOME/mcpctl/results. Legacy servers give\n" +
+			"no ttlMs: their results are cached only with --cache-ttl. Each server's era (modern or\n" +
+			"legacy, found by the first contact) is remembered in its eras/ folder; clear forgets both.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "list",
@@ -105,7 +116,7 @@ func cacheCommand(ios *output.IOStreams) *cli.Command {
 			},
 			{
 				Name:      "clear",
-				Usage:     "remove every cached result",
+				Usage:     "remove every cached result and remembered server era",
 				ArgsUsage: " ",
 				Action: func(c *cli.Context) error {
 					cache, err := openCache()
@@ -116,7 +127,12 @@ func cacheCommand(ios *output.IOStreams) *cli.Command {
 					if err != nil {
 						return fmt.Errorf("clearing the cache: %w", err)
 					}
-					fmt.Fprintf(ios.ErrOut, "mcpctl: removed %d cached results from %s\n", n, cache.Dir)
+					dir, _ := eraDir()
+					eras, err := (&client.FileEraStore{Dir: dir}).Clear()
+					if err != nil {
+						return fmt.Errorf("clearing the remembered eras: %w", err)
+					}
+					fmt.Fprintf(ios.ErrOut, "mcpctl: removed %d cached results and %d remembered server eras from %s\n", n, eras, cache.Dir)
 					return nil
 				},
 			},

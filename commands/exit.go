@@ -68,6 +68,7 @@ func ExitCode(err error) int {
 		version *client.VersionError
 		input   *client.InputRequiredError
 		query   *output.QueryError
+		era     *client.EraError
 
 		cancelled *client.TaskCancelledError
 	)
@@ -80,6 +81,8 @@ func ExitCode(err error) int {
 		return ExitToolError
 	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown), errors.As(err, &query):
 		return ExitUsage
+	case errors.As(err, &era):
+		return ExitConnection // neither probe nor initialize answered
 	case errors.As(err, &auth):
 		return ExitAuth
 	case errors.As(err, &input):

@@ -77,7 +77,9 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		Version: version(),
 		UsageText: "mcpctl [--url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
 			"mcpctl --stdio 'my-server' tools call weather_current location=SF",
-		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP.\n" +
+		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP, and the legacy\n" +
+			"revisions " + strings.Join(client.LegacyVersions, ", ") + " (initialize handshake, also over HTTP+SSE):\n" +
+			"the first contact probes the server's era and remembers it.\n" +
 			"Results are JSON when piped and human-readable on a terminal; --jq filters them.\n\n" +
 			exitCodeHelp,
 		Reader:                    ios.In,
@@ -92,6 +94,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		Action:         unknownCommand,
 		Commands: []*cli.Command{
 			discoverCommand(ios),
+			pingCommand(ios),
 			toolsCommand(ios),
 			resourcesCommand(ios),
 			promptsCommand(ios),
@@ -184,13 +187,15 @@ func globalFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},
 		&cli.StringFlag{Name: "cwd", Usage: "working `DIR`ectory of the stdio server", Category: catServer},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add an HTTP header `'Name: value'` (repeatable)", Category: catServer},
-		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` (default " + client.LatestVersion + ")", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
+		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` and skip era detection (" + strings.Join(client.SupportedVersions, ", ") + "; the last four are legacy: initialize handshake)", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
+		&cli.DurationFlag{Name: "probe-timeout", Usage: "how long to wait for a server/discover answer before taking the server for a legacy one (initialize)", Value: client.DefaultProbeTimeout, EnvVars: []string{"MCPCTL_PROBE_TIMEOUT"}, Category: catServer},
 		&cli.DurationFlag{Name: "timeout", Usage: "bound every request by `DURATION` (0 = no bound)", Value: 60 * time.Second, EnvVars: []string{"MCPCTL_TIMEOUT"}, Category: catServer},
 		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit, discard or a `FILE`", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},
 		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},
 		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw)", Category: catOutput},
 		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached results (still store new ones)", Category: catCache},
+		&cli.DurationFlag{Name: "cache-ttl", Usage: "cache results that carry no ttlMs (all of a legacy server's) for `DURATION`", EnvVars: []string{"MCPCTL_CACHE_TTL"}, Category: catCache},
 		&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the result cache", EnvVars: []string{"MCPCTL_NO_CACHE"}, Category: catCache},
 		&cli.StringSliceFlag{Name: "answer", Usage: "answer input request KEY's field: `KEY.FIELD=VALUE` (repeatable; typed by the requested schema)", Category: catInput},
 		&cli.StringFlag{Name: "answers", Usage: "answers as an InputResponses JSON object: `FILE` or - (stdin)", Category: catInput},

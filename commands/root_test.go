@@ -193,6 +193,8 @@ func newFakeServer(t *testing.T) *fakeServer {
 			_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,`+member+`}`)
 		}
 		switch {
+		case req.Method == "server/discover":
+			answer(200, `"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}}}`)
 		case req.Method == "tools/list":
 			answer(200, `"result":{"tools":[
 				{"name":"echo","inputSchema":{"type":"object","properties":{"text":{"type":"string","x-mcp-header":"Text"}}}},
@@ -277,7 +279,7 @@ func TestRunHTTP(t *testing.T) {
 func TestRunStdio(t *testing.T) {
 	isolate(t)
 	server := `read l; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo"}]}}'`
-	r := run(t, "", "--stdio", "sh -c '"+strings.ReplaceAll(server, "'", `'\''`)+"'", "tools", "list")
+	r := run(t, "", "--protocol-version", "2026-07-28", "--stdio", "sh -c '"+strings.ReplaceAll(server, "'", `'\''`)+"'", "tools", "list")
 	if r.code != ExitOK || !strings.Contains(r.stdout, `"name":"echo"`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.err)
 	}

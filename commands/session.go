@@ -115,12 +115,42 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 			s.Close()
 			return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions, ", "))
 		}
-		opts.ProtocolVersion, opts.PinVersion = v, true
+		// A pinned version pins the era too: no probe.
+		opts.ProtocolVersion, opts.PinVersion, opts.Era = v, true, client.EraModern
+		if client.IsLegacyVersion(v) {
+			opts.Era = client.EraLegacy
+		}
 	}
-	s.client = client.New(t, opts)
+	if err := s.eraOptions(c, &opts); err != nil {
+		s.Close()
+		return nil, err
+	}
 	s.opts = opts
 	s.remake = func() (client.Transport, error) { return s.transport(c) }
+	s.opts.Reopen = s.remake
+	s.client = client.New(t, s.opts)
 	return s, nil
+}
+
+// eraOptions sets how the server's era is found and remembered, and what
+// legacy servers' results are cached for.
+func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
+	opts.ProbeTimeout = c.Duration("probe-timeout")
+	if opts.ProbeTimeout <= 0 {
+		return usagef("--probe-timeout must be positive")
+	}
+	opts.CacheTTL = c.Duration("cache-ttl")
+	if opts.CacheTTL < 0 {
+		return usagef("--cache-ttl must not be negative")
+	}
+	opts.Warn = func(msg string) {
+		s.progress.clear()
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeLine(msg))
+	}
+	if dir, err := eraDir(); err == nil && !s.dryRun {
+		opts.EraStore = &client.FileEraStore{Dir: dir}
+	}
+	return nil
 }
 
 // malformed is the policy for lines that are not JSON-RPC: a listen stream
@@ -146,6 +176,7 @@ func (s *session) reconnect() error {
 	if err != nil {
 		return err
 	}
+	// The era is remembered (or pinned), so the new client skips the probe.
 	s.client = client.New(t, s.opts)
 	return nil
 }

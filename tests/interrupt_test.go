@@ -21,7 +21,7 @@ import (
 func TestInterrupt(t *testing.T) {
 	dir := linkBinaries(t)
 	marker := "mark-interrupt-" + filepath.Base(dir)
-	cmd := exec.Command(filepath.Join(dir, "mcpctl"), "--trace", "--timeout", "0",
+	cmd := exec.Command(filepath.Join(dir, "mcpctl"), "--trace", "--timeout", "0", "--protocol-version", "2026-07-28",
 		"--stdio", filepath.Join(dir, "fakemcp")+" silent "+marker, "tools", "list")
 	cmd.Env = append(os.Environ(), "PATH="+dir+":"+os.Getenv("PATH"))
 	var stderr syncBuffer

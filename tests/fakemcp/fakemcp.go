@@ -90,6 +90,11 @@ func (s *server) handle(req request) reply {
 	}
 	n := s.count(req.Method)
 	id := req.ID
+	if req.Method == "server/discover" && answersDiscover(s.mode) {
+		// A modern server, whatever its fault: mcpctl's era probe learns
+		// that much, and the fault shows on the request under test.
+		return reply{messages: []string{result(id, discoverResult)}, exit: -1}
+	}
 	if strings.HasPrefix(s.mode, "cached") {
 		return s.cached(req)
 	}
@@ -180,6 +185,19 @@ func (s *server) handle(req request) reply {
 		return s.echo(req)
 	}
 	return s.echo(req)
+}
+
+// discoverResult is what the modern modes answer server/discover with.
+const discoverResult = `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"prompts":{},"resources":{}},"serverInfo":{"name":"fakemcp","version":"0"}}`
+
+// answersDiscover: the modes whose fault must meet the era probe too (or
+// that answer server/discover their own way) are left alone.
+func answersDiscover(mode string) bool {
+	switch mode {
+	case "silent", "nonjson", "exit", "badjson", "unknownid", "version", "noversion", "echo", "html", "http401":
+		return false
+	}
+	return !strings.HasPrefix(mode, "cached") && !strings.HasPrefix(mode, "listen") && !strings.HasPrefix(mode, "legacy")
 }
 
 // counts reports the requests seen so far per method, as JSON.

@@ -28,6 +28,10 @@ func Handler(mode string) http.Handler {
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
+		if req.Method == "server/discover" && answersDiscover(mode) {
+			writeJSON(w, r, 200, result(id, discoverResult))
+			return
+		}
 		switch mode {
 		case "http404json":
 			writeJSON(w, r, 404, rpcError(id, -32601, "Method not found: "+req.Method, ""))

@@ -1,0 +1,423 @@
+package client
+
+// Era detection (2026-07-28 basic/versioning, "Backward Compatibility"). A
+// modern server takes every request on its own, with the protocol fields
+// in _meta; a legacy one (2025-11-25 and earlier) wants an initialize
+// handshake first. mcpctl probes with server/discover: a DiscoverResult or
+// a recognised modern error means modern; any other answer, or silence
+// within ProbeTimeout, means legacy. The fallback is never keyed to one
+// error code, since legacy servers answer unknown methods however they
+// like. The outcome is remembered per server (EraStore) so later runs skip
+// the probe; a remembered era that stops working is probed again, once.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Era says which generation of MCP a server speaks.
+type Era string
+
+const (
+	EraUnknown Era = ""
+	EraModern  Era = "modern"
+	EraLegacy  Era = "legacy"
+)
+
+// Transport flavours a server may turn out to speak.
+const (
+	FlavorStdio      = "stdio"
+	FlavorStreamable = "streamable-http"
+	FlavorSSE        = "http+sse" // the deprecated transport of 2024-11-05
+)
+
+// DefaultProbeTimeout bounds the wait for an answer to the era probe.
+const DefaultProbeTimeout = 3 * time.Second
+
+// EraInfo is what was learnt about a server's era.
+type EraInfo struct {
+	Era Era `json:"era"`
+	// Version is the negotiated (legacy) or selected (modern) revision.
+	Version string `json:"version,omitempty"`
+	// Transport is one of the Flavor constants.
+	Transport string    `json:"transport"`
+	StoredAt  time.Time `json:"storedAt"`
+}
+
+// EraStore remembers servers' eras between runs.
+type EraStore interface {
+	LoadEra(server string) (EraInfo, bool)
+	SaveEra(server string, e EraInfo) error
+	ForgetEra(server string)
+}
+
+// FileEraStore keeps one small JSON file per server in Dir (0700), written
+// atomically, so concurrent mcpctl processes never see half a file.
+type FileEraStore struct{ Dir string }
+
+func (s *FileEraStore) path(server string) string {
+	sum := sha256.Sum256([]byte(server))
+	return filepath.Join(s.Dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+type eraFile struct {
+	Server string `json:"server"`
+	EraInfo
+}
+
+// LoadEra implements EraStore; anything unreadable counts as unknown.
+func (s *FileEraStore) LoadEra(server string) (EraInfo, bool) {
+	data, err := os.ReadFile(s.path(server))
+	if err != nil {
+		return EraInfo{}, false
+	}
+	var f eraFile
+	if json.Unmarshal(data, &f) != nil || f.Server != server || (f.Era != EraModern && f.Era != EraLegacy) {
+		return EraInfo{}, false
+	}
+	if f.Era == EraLegacy && !IsSupportedVersion(f.Version) {
+		return EraInfo{}, false
+	}
+	return f.EraInfo, true
+}
+
+// SaveEra implements EraStore.
+func (s *FileEraStore) SaveEra(server string, e EraInfo) error {
+	data, _ := json.Marshal(eraFile{Server: server, EraInfo: e})
+	return writeFileAtomic(s.Dir, s.path(server), data)
+}
+
+// ForgetEra implements EraStore.
+func (s *FileEraStore) ForgetEra(server string) { _ = os.Remove(s.path(server)) }
+
+// Clear removes every remembered era and returns how many there were.
+func (s *FileEraStore) Clear() (int, error) {
+	files, err := os.ReadDir(s.Dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f.Name(), ".json") || strings.HasPrefix(f.Name(), ".tmp-") {
+			if os.Remove(filepath.Join(s.Dir, f.Name())) == nil {
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// writeFileAtomic writes data to file through a temporary file in dir
+// (created 0700) renamed into place; the file is 0600.
+func writeFileAtomic(dir, file string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return errors.Join(werr, cerr)
+	}
+	if err := os.Rename(tmp.Name(), file); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// modernErrorCodes are the errors only a modern server sends: they prove
+// the era even when the request itself failed.
+var modernErrorCodes = map[int64]bool{
+	CodeHeaderMismatch:             true,
+	CodeMissingClientCapability:    true,
+	CodeUnsupportedProtocolVersion: true,
+}
+
+// IsModernError reports whether err is a JSON-RPC error only a modern
+// server would send.
+func IsModernError(err error) bool {
+	var rpc *RPCError
+	return errors.As(err, &rpc) && modernErrorCodes[rpc.Code]
+}
+
+// EraError means the era could not be determined: the server answered
+// neither the probe nor initialize.
+type EraError struct {
+	Probe, Initialize error
+}
+
+func (e *EraError) Error() string {
+	return fmt.Sprintf("the server answered neither server/discover (%v) nor initialize (%v); is it an MCP server?",
+		e.Probe, e.Initialize)
+}
+
+func (e *EraError) Unwrap() []error { return []error{e.Probe, e.Initialize} }
+
+// Era returns what is known of the server's era ("" before the first
+// request).
+func (c *Client) Era() EraInfo {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.era
+}
+
+// Legacy reports whether the server turned out to speak a legacy
+// (initialize-based) revision.
+func (c *Client) Legacy() bool { return c.Era().Era == EraLegacy }
+
+// recallEra sets the era without a request when it is already known: a
+// legacy revision pinned by the caller, or an era remembered from an
+// earlier run. Call does this before consulting the cache, whose keys
+// hold the protocol version.
+func (c *Client) recallEra() {
+	c.eraMu.Lock()
+	defer c.eraMu.Unlock()
+	c.recallEraLocked()
+}
+
+func (c *Client) recallEraLocked() {
+	if c.Era().Era != EraUnknown {
+		return
+	}
+	if IsLegacyVersion(c.opts.ProtocolVersion) || c.opts.Era == EraLegacy {
+		v := c.opts.ProtocolVersion
+		if !IsLegacyVersion(v) {
+			v = LegacyVersions[0]
+		}
+		c.setEra(EraInfo{Era: EraLegacy, Version: v, Transport: c.flavor()})
+		return
+	}
+	if c.opts.Era == EraModern {
+		c.setEra(EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()})
+		return
+	}
+	if c.opts.EraStore == nil || c.opts.ServerID == "" || c.dryRun() {
+		return
+	}
+	e, ok := c.opts.EraStore.LoadEra(c.opts.ServerID)
+	if !ok || (c.opts.PinVersion && e.Era == EraModern && e.Version != c.opts.ProtocolVersion) {
+		return
+	}
+	base := c.baseFlavor()
+	switch {
+	case e.Transport == base:
+	case base == FlavorStreamable && e.Transport == FlavorSSE:
+		c.transport().(flavorer).SetFlavor(FlavorSSE)
+	default:
+		return
+	}
+	c.logf("era: %s (%s over %s), remembered from an earlier run", e.Era, e.Version, e.Transport)
+	c.remembered = true
+	c.setEra(e)
+}
+
+// ensureEra makes sure the era is known before a request goes out:
+// recalled, or probed now. Only one goroutine probes; the others wait.
+func (c *Client) ensureEra(ctx context.Context) error {
+	c.eraMu.Lock()
+	defer c.eraMu.Unlock()
+	c.recallEraLocked()
+	if c.Era().Era != EraUnknown {
+		return nil
+	}
+	if c.dryRun() {
+		// Nothing may be sent, so nothing can be learnt: show the request
+		// as a modern server would get it.
+		c.setEra(EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()})
+		return nil
+	}
+	return c.probe(ctx)
+}
+
+// shouldReprobe: a remembered era failed in a way a change of era would
+// explain, and has not been probed again yet.
+func (c *Client) shouldReprobe(err error) bool {
+	c.eraMu.Lock()
+	defer c.eraMu.Unlock()
+	if !c.remembered || c.reprobed {
+		return false
+	}
+	if c.Era().Era == EraModern && IsModernError(err) {
+		return false // proof that it is still modern
+	}
+	return eraMismatch(err)
+}
+
+// reprobe forgets the remembered era and probes again.
+func (c *Client) reprobe(ctx context.Context) error {
+	c.eraMu.Lock()
+	defer c.eraMu.Unlock()
+	c.reprobed = true
+	c.logf("era: the remembered era failed; probing again")
+	c.forgetEra()
+	c.legacy.mu.Lock()
+	c.legacy.ready, c.legacy.result = false, nil
+	c.legacy.mu.Unlock()
+	if f, ok := c.transport().(flavorer); ok {
+		f.SetFlavor(c.baseFlavor())
+	}
+	return c.probe(ctx)
+}
+
+// legacyAnswer tells a probe failure that a legacy server gives (a
+// JSON-RPC error, or an HTTP 4xx without a modern error) from one that
+// no server of any era should (garbage, a dead process, a 5xx, 401).
+func legacyAnswer(err error) bool {
+	var rpc *RPCError
+	var h *HTTPError
+	switch {
+	case errors.As(err, &rpc):
+		return !modernErrorCodes[rpc.Code]
+	case errors.As(err, &h):
+		return h.Status >= 400 && h.Status < 500 && h.Status != http.StatusUnauthorized && h.Status != http.StatusForbidden
+	}
+	return false
+}
+
+// eraMismatch tells a failure that may mean the server changed era (worth
+// one new probe) from one that would fail the same either way.
+func eraMismatch(err error) bool {
+	var rpc *RPCError
+	var h *HTTPError
+	var p *ProtocolError
+	switch {
+	case IsModernError(err):
+		return true
+	case errors.As(err, &rpc), errors.As(err, &p):
+		return true
+	case errors.As(err, &h):
+		return h.Status >= 400 && h.Status < 500
+	}
+	return false
+}
+
+func (c *Client) forgetEra() {
+	c.remembered = false
+	c.setEra(EraInfo{})
+	if c.opts.EraStore != nil && c.opts.ServerID != "" {
+		c.opts.EraStore.ForgetEra(c.opts.ServerID)
+	}
+}
+
+func (c *Client) setEra(e EraInfo) {
+	c.mu.Lock()
+	c.era = e
+	if e.Version != "" {
+		c.version = e.Version
+	}
+	c.mu.Unlock()
+}
+
+func (c *Client) saveEra(e EraInfo) {
+	if c.opts.EraStore == nil || c.opts.ServerID == "" || c.dryRun() {
+		return
+	}
+	e.StoredAt = time.Now().UTC()
+	if err := c.opts.EraStore.SaveEra(c.opts.ServerID, e); err != nil {
+		c.logf("era: cannot remember the era: %v", err)
+	}
+}
+
+// probe sends server/discover with modern _meta and reads the era from
+// the outcome.
+func (c *Client) probe(ctx context.Context) error {
+	timeout := c.opts.ProbeTimeout
+	if timeout <= 0 {
+		timeout = DefaultProbeTimeout
+	}
+	if c.opts.Timeout > 0 && c.opts.Timeout < timeout {
+		timeout = c.opts.Timeout // no request waits longer than --timeout
+	}
+	pctx, cancel := context.WithTimeoutCause(ctx, timeout, errProbeTimeout)
+	defer cancel()
+	c.logf("era: probing with server/discover (up to %s)", timeout)
+	if c.transport().Kind() == "stdio" {
+		c.legacy.probed = true
+	}
+	res, err := c.modernCall(pctx, "server/discover", nil, &CallOptions{NoTimeout: true})
+	switch {
+	case err == nil:
+		e := EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()}
+		c.setEra(e)
+		c.saveEra(e)
+		c.mu.Lock()
+		c.probed = res // a discover right after is answered by this one
+		c.mu.Unlock()
+		if k, ok := c.cacheKey("server/discover", nil); ok && c.opts.CacheMode != CacheOff {
+			if rt, _ := resultTypeOf(res); rt == "" || rt == "complete" {
+				c.store(k, res) // and a later one, while fresh
+			}
+		}
+		c.logf("era: modern (%s)", e.Version)
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case IsModernError(err):
+		// A modern server that refused something else about the request
+		// (modernCall already retried a version it lists): stay modern.
+		e := EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()}
+		c.setEra(e)
+		c.saveEra(e)
+		return nil
+	}
+	if errors.Is(context.Cause(pctx), errProbeTimeout) {
+		err = &TimeoutError{Method: "server/discover", After: timeout.String()}
+	} else if !legacyAnswer(err) {
+		return err // a broken or unreachable server, not a legacy one
+	}
+	c.logf("era: legacy (the probe got: %v)", err)
+	c.setEra(EraInfo{Era: EraLegacy, Version: LegacyVersions[0], Transport: c.flavor()})
+	c.legacy.mu.Lock()
+	defer c.legacy.mu.Unlock()
+	res, lerr := c.handshake(ctx)
+	if lerr != nil {
+		c.setEra(EraInfo{})
+		var te *TimeoutError
+		if errors.As(err, &te) || errors.As(lerr, &te) {
+			return &EraError{Probe: err, Initialize: lerr}
+		}
+		return lerr
+	}
+	c.legacy.result, c.legacy.ready = res, true
+	return nil
+}
+
+var errProbeTimeout = fmt.Errorf("era probe timed out: %w", context.DeadlineExceeded)
+
+// flavor is the transport flavour in use now.
+func (c *Client) flavor() string {
+	if f, ok := c.transport().(interface{ Flavor() string }); ok {
+		return f.Flavor()
+	}
+	return FlavorStdio
+}
+
+// baseFlavor is the flavour a fresh transport of this kind starts with.
+func (c *Client) baseFlavor() string {
+	if c.transport().Kind() == "http" {
+		return FlavorStreamable
+	}
+	return FlavorStdio
+}
+
+func (c *Client) dryRun() bool {
+	d, ok := c.transport().(interface{ IsDryRun() bool })
+	return ok && d.IsDryRun()
+}

@@ -1,0 +1,376 @@
+package client
+
+// Streamable HTTP as revisions 2025-03-26 to 2025-11-25 have it: the
+// server may hand out a session id with the initialize response
+// (Mcp-Session-Id, sent back on every request, ended with DELETE); every
+// request after initialize carries MCP-Protocol-Version; response streams
+// may carry server requests (answered with a POST of the response), and a
+// stream that breaks before the answer is resumed with a GET carrying
+// Last-Event-ID after the server's retry delay. A GET opens the server's
+// own stream of notifications, which legacy listen reads.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"time"
+)
+
+// maxResumes bounds reconnections of one response stream.
+const maxResumes = 10
+
+// defaultRetry is the reconnection delay when the server gave none.
+const defaultRetry = time.Second
+
+// Flavor is FlavorStreamable or FlavorSSE.
+func (t *HTTPTransport) Flavor() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.flavor
+}
+
+// SetFlavor switches between Streamable HTTP and HTTP+SSE; leaving
+// HTTP+SSE closes its stream.
+func (t *HTTPTransport) SetFlavor(f string) {
+	t.mu.Lock()
+	t.flavor = f
+	sse := t.sse
+	if f != FlavorSSE {
+		t.sse = nil
+	}
+	t.mu.Unlock()
+	if sse != nil && f != FlavorSSE {
+		sse.close()
+	}
+}
+
+// SetServerRequestHandler implements requestServer.
+func (t *HTTPTransport) SetServerRequestHandler(h ServerRequestHandler) {
+	t.mu.Lock()
+	t.serve = h
+	t.mu.Unlock()
+}
+
+// legacyHeaders are a legacy request's headers: no Mcp-Method or
+// Mcp-Name, the negotiated version after initialize, and the session.
+func (t *HTTPTransport) legacyHeaders(req *Request) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	if req.Method == "initialize" {
+		return h // a new session: the old id, if any, is dead
+	}
+	t.mu.Lock()
+	if req.Version != "" {
+		t.legacyVersion = req.Version
+	}
+	v, sid := t.legacyVersion, t.sessionID
+	t.mu.Unlock()
+	if v != "" {
+		h.Set("MCP-Protocol-Version", v)
+	}
+	if sid != "" {
+		h.Set("Mcp-Session-Id", sid)
+	}
+	return h
+}
+
+// noteSession keeps the session id an initialize response hands out, and
+// turns a 404 to a request that carried one into *SessionExpiredError.
+func (t *HTTPTransport) noteSession(req *Request, sent http.Header, resp *http.Response) error {
+	if sid := sent.Get("Mcp-Session-Id"); sid != "" && resp.StatusCode == http.StatusNotFound {
+		t.mu.Lock()
+		if t.sessionID == sid {
+			t.sessionID = ""
+		}
+		t.mu.Unlock()
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		return &SessionExpiredError{}
+	}
+	if req.Method != "initialize" || resp.StatusCode >= 300 {
+		return nil
+	}
+	sid := resp.Header.Get("Mcp-Session-Id")
+	for i := 0; i < len(sid); i++ {
+		if sid[i] < 0x21 || sid[i] > 0x7e {
+			return &ProtocolError{Msg: "the server sent an Mcp-Session-Id with characters other than visible ASCII"}
+		}
+	}
+	t.mu.Lock()
+	t.sessionID = sid
+	t.mu.Unlock()
+	return nil
+}
+
+// endSession tells the server the session is over. A server that does
+// not allow it answers 405, which is fine.
+func (t *HTTPTransport) endSession() {
+	t.mu.Lock()
+	sid, v := t.sessionID, t.legacyVersion
+	t.sessionID = ""
+	t.mu.Unlock()
+	if sid == "" || t.opts.DryRun != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	h := t.withUserHeaders(http.Header{"Mcp-Session-Id": {sid}})
+	if v != "" {
+		h.Set("MCP-Protocol-Version", v)
+	}
+	resp, err := t.send(ctx, http.MethodDelete, t.opts.URL, h, nil)
+	if err == nil {
+		resp.Body.Close()
+	}
+}
+
+func (t *HTTPTransport) withUserHeaders(h http.Header) http.Header {
+	for k, vs := range t.opts.Header {
+		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	return h
+}
+
+// send makes one HTTP request, traced.
+func (t *HTTPTransport) send(ctx context.Context, method, url string, h http.Header, body []byte) (*http.Response, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hreq, err := http.NewRequestWithContext(ctx, method, url, rd)
+	if err != nil {
+		return nil, &ConnError{Msg: "cannot build request", Err: err}
+	}
+	hreq.Header = h
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "send", HTTPMethod: method, URL: url, Header: h, Body: body})
+	}
+	resp, err := t.client.Do(hreq)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &ConnError{Msg: "cannot reach " + url, Err: unwrapURLError(err)}
+	}
+	if t.opts.Trace != nil {
+		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})
+	}
+	return resp, nil
+}
+
+// openGET opens the server's event stream, resuming after lastID if set.
+func (t *HTTPTransport) openGET(ctx context.Context, lastID string) (io.ReadCloser, error) {
+	t.mu.Lock()
+	sid, v := t.sessionID, t.legacyVersion
+	t.mu.Unlock()
+	h := t.withUserHeaders(http.Header{"Accept": {"text/event-stream"}})
+	if v != "" {
+		h.Set("MCP-Protocol-Version", v)
+	}
+	if sid != "" {
+		h.Set("Mcp-Session-Id", sid)
+	}
+	if lastID != "" {
+		h.Set("Last-Event-ID", lastID)
+	}
+	resp, err := t.send(ctx, http.MethodGet, t.opts.URL, h, nil)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode == http.StatusMethodNotAllowed {
+		resp.Body.Close()
+		return nil, &HTTPError{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode),
+			Body: "the server offers no event stream at this URL (GET is not allowed)"}
+	}
+	if resp.StatusCode >= 300 {
+		defer resp.Body.Close()
+		if sid != "" && resp.StatusCode == http.StatusNotFound {
+			return nil, &SessionExpiredError{}
+		}
+		_, err := t.failure(resp)
+		if err == nil {
+			err = &HTTPError{Status: resp.StatusCode, StatusText: http.StatusText(resp.StatusCode)}
+		}
+		return nil, err
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt != "text/event-stream" {
+		resp.Body.Close()
+		return nil, &ProtocolError{Msg: fmt.Sprintf("the server answered GET with Content-Type %q, not an event stream", mt)}
+	}
+	return resp.Body, nil
+}
+
+// streamHandler turns SSE events into messages: notifications to notify,
+// server requests answered, and responses to onResponse (which returns
+// true when the stream has given what it was read for).
+func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func(*Message) bool, perr *error) func(sseEvent) error {
+	return func(ev sseEvent) error {
+		if ev.Event != "" && ev.Event != "message" {
+			return nil
+		}
+		if len(bytes.TrimSpace(ev.Data)) == 0 {
+			return nil // priming events carry no message
+		}
+		t.traceBody(ev.Data)
+		msg, err := DecodeMessage(ev.Data)
+		if err != nil && t.opts.Malformed != nil && t.opts.Malformed(ev.Data, err) {
+			return nil
+		}
+		if err != nil {
+			*perr = err
+			return errStreamDone
+		}
+		switch msg.Kind() {
+		case "notification":
+			if notify != nil {
+				notify(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), ev.Data...), More: ev.More})
+			}
+			return nil
+		case "request":
+			t.answerAsync(msg)
+			return nil
+		}
+		if onResponse != nil && onResponse(msg) {
+			return errStreamDone
+		}
+		return nil
+	}
+}
+
+// readLegacyStream reads a POST's event stream for the response,
+// resuming it with GET + Last-Event-ID when it breaks first.
+func (t *HTTPTransport) readLegacyStream(ctx context.Context, body io.Reader, req *Request, notify func(Notification)) (*Message, error) {
+	var result *Message
+	var perr error
+	onResponse := func(m *Message) bool {
+		if len(m.ID) > 0 && !idEquals(m.ID, req.ID) {
+			return false // an answer to another request, replayed on resumption
+		}
+		result = m
+		return true
+	}
+	handle := t.streamHandler(notify, onResponse, &perr)
+	st := &sseState{Retry: -1}
+	err := readSSEState(body, t.opts.MaxMessage, st, handle)
+	for n := 0; result == nil && perr == nil && ctx.Err() == nil && st.LastID != "" && n < maxResumes; n++ {
+		if err := sleepCtx(ctx, retryDelay(st)); err != nil {
+			return nil, err
+		}
+		rc, gerr := t.openGET(ctx, st.LastID)
+		if gerr != nil {
+			return nil, gerr
+		}
+		err = readSSEState(rc, t.opts.MaxMessage, st, handle)
+		rc.Close()
+	}
+	if perr != nil {
+		return nil, perr
+	}
+	if result != nil {
+		return result, nil
+	}
+	if err != nil && err != errStreamDone {
+		return nil, t.readError(ctx, err)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return nil, &ConnError{Msg: "the server closed the event stream without answering the request"}
+}
+
+func retryDelay(st *sseState) time.Duration {
+	if st.Retry >= 0 {
+		return time.Duration(st.Retry) * time.Millisecond
+	}
+	return defaultRetry
+}
+
+// answerAsync answers a server request without holding up the stream it
+// came on; the answer is POSTed like any other message.
+func (t *HTTPTransport) answerAsync(msg *Message) {
+	t.mu.Lock()
+	serve := t.serve
+	t.mu.Unlock()
+	go func() {
+		var result []byte
+		var rpcErr *RPCError
+		if serve == nil {
+			rpcErr = &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests"}
+		} else {
+			result, rpcErr = serve(t.bg, msg.Method, msg.Params)
+		}
+		t.postMessage(responseLine(msg.ID, result, rpcErr))
+	}()
+}
+
+// postMessage sends a response or notification of mcpctl's own (legacy):
+// to the HTTP+SSE endpoint, or to the URL with the session's headers.
+func (t *HTTPTransport) postMessage(line []byte) {
+	ctx, cancel := context.WithTimeout(t.bg, 30*time.Second)
+	defer cancel()
+	url := t.opts.URL
+	h := t.legacyHeaders(&Request{})
+	if t.Flavor() == FlavorSSE {
+		t.mu.Lock()
+		conn := t.sse
+		t.mu.Unlock()
+		if conn == nil {
+			return
+		}
+		url, h = conn.endpoint, t.withUserHeaders(http.Header{"Content-Type": {"application/json"}})
+	} else {
+		h = t.withUserHeaders(h)
+	}
+	resp, err := t.send(ctx, http.MethodPost, url, h, line)
+	if err == nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
+	}
+}
+
+// Watch implements watcher: the server's own notifications, from the GET
+// stream (resumed with Last-Event-ID when it breaks) or the HTTP+SSE
+// stream. It returns when ctx is done or the stream cannot be had.
+func (t *HTTPTransport) Watch(ctx context.Context, fn func(Notification)) error {
+	if t.Flavor() == FlavorSSE {
+		conn, err := t.sseConnect(ctx)
+		if err != nil {
+			return err
+		}
+		return conn.watch(ctx, fn)
+	}
+	st := &sseState{Retry: -1}
+	var perr error
+	handle := t.streamHandler(fn, nil, &perr)
+	for {
+		rc, err := t.openGET(ctx, st.LastID)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
+		}
+		err = readSSEState(rc, t.opts.MaxMessage, st, handle)
+		rc.Close()
+		if perr != nil {
+			return perr
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if err != nil && err != io.EOF {
+			// A dropped connection is resumed; anything else ends the watch.
+			var conn *ConnError
+			if rerr := t.readError(ctx, err); !errors.As(rerr, &conn) {
+				return rerr
+			}
+		}
+		if err := sleepCtx(ctx, retryDelay(st)); err != nil {
+			return err
+		}
+	}
+}

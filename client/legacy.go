@@ -1,0 +1,368 @@
+package client
+
+// Legacy revisions (2025-11-25 and earlier): an initialize request, the
+// notifications/initialized notification, then requests without the
+// modern _meta fields. The server may send requests of its own
+// (elicitation/create, sampling/createMessage, roots/list, ping), which are
+// answered through the same InputHandler as input_required rounds; requests
+// mcpctl cannot serve get a JSON-RPC error, never silence.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// ServerRequestHandler answers a request the server sent: a result, or an
+// error to send back.
+type ServerRequestHandler func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
+
+// requestServer is a transport that can carry server requests (legacy).
+type requestServer interface {
+	SetServerRequestHandler(ServerRequestHandler)
+}
+
+// watcher is a transport that delivers notifications the server sends on
+// its own (legacy listen): Watch calls fn for each until ctx is done or
+// the connection breaks, and returns why it stopped.
+type watcher interface {
+	Watch(ctx context.Context, fn func(Notification)) error
+}
+
+// flavorer is a transport with more than one flavour (HTTP: Streamable or
+// the deprecated HTTP+SSE).
+type flavorer interface {
+	Flavor() string
+	SetFlavor(string)
+}
+
+// SessionExpiredError means the server no longer knows the legacy HTTP
+// session (404 to a request that carried Mcp-Session-Id).
+type SessionExpiredError struct{}
+
+func (*SessionExpiredError) Error() string { return "the server ended the session (HTTP 404)" }
+
+// legacySession is the state of an initialize handshake.
+type legacySession struct {
+	mu     sync.Mutex
+	ready  bool
+	result json.RawMessage // the InitializeResult, as received
+	probed bool            // a probe went to this stdio process first
+	rounds atomic.Int64    // server requests answered, for InputRound.Round
+}
+
+func (c *Client) attach(t Transport) {
+	if rs, ok := t.(requestServer); ok {
+		rs.SetServerRequestHandler(c.serveRequest)
+	}
+}
+
+// reopen replaces the transport with a fresh one to the same server.
+func (c *Client) reopen() error {
+	if c.opts.Reopen == nil {
+		return errors.New("cannot restart the server")
+	}
+	t, err := c.opts.Reopen()
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	old := c.t
+	c.t = t
+	c.mu.Unlock()
+	c.attach(t)
+	old.Close()
+	return nil
+}
+
+// InitializeResult returns the legacy server's initialize result (nil for
+// a modern server or before the handshake).
+func (c *Client) InitializeResult() json.RawMessage {
+	c.legacy.mu.Lock()
+	defer c.legacy.mu.Unlock()
+	return c.legacy.result
+}
+
+// legacyCall sends a request after the handshake. server/discover, which
+// legacy servers lack, is answered by the initialize result: the same
+// facts (server info, capabilities, instructions, version) in the layout
+// the server gave them.
+func (c *Client) legacyCall(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	if err := c.initialized(ctx); err != nil {
+		if c.shouldReprobe(err) && c.reprobe(ctx) == nil && !c.Legacy() {
+			return c.modernCall(ctx, method, params, co)
+		}
+		return nil, err
+	}
+	if method == "server/discover" {
+		return c.InitializeResult(), nil
+	}
+	for attempt := 0; ; attempt++ {
+		msg, err := c.roundTrip(ctx, method, params, c.Version(), co)
+		var expired *SessionExpiredError
+		if errors.As(err, &expired) && attempt == 0 {
+			c.logf("legacy: %v; initializing again", err)
+			c.legacy.mu.Lock()
+			c.legacy.ready = false
+			c.legacy.mu.Unlock()
+			if err := c.initialized(ctx); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		return resultOf(method, msg)
+	}
+}
+
+// initialized runs the handshake once.
+func (c *Client) initialized(ctx context.Context) error {
+	c.legacy.mu.Lock()
+	defer c.legacy.mu.Unlock()
+	if c.legacy.ready {
+		return nil
+	}
+	res, err := c.handshake(ctx)
+	if err != nil {
+		return err
+	}
+	c.legacy.result, c.legacy.ready = res, true
+	return nil
+}
+
+// handshake initializes, restarting a stdio server that refuses
+// initialize after the probe, and falling back from Streamable HTTP to
+// HTTP+SSE when the endpoint does not take POSTs the 2025 way.
+func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
+	res, err := c.initialize(ctx)
+	var te *TimeoutError
+	if err != nil && c.legacy.probed && c.transport().Kind() == "stdio" && !errors.As(err, &te) && ctx.Err() == nil {
+		c.logf("legacy: initialize failed after the probe (%v); starting the server again", err)
+		c.legacy.probed = false
+		if rerr := c.reopen(); rerr != nil {
+			return nil, err
+		}
+		res, err = c.initialize(ctx)
+	}
+	if err != nil && c.flavor() == FlavorStreamable && sseFallback(err) {
+		c.logf("legacy: initialize over Streamable HTTP failed (%v); trying the HTTP+SSE transport", err)
+		c.transport().(flavorer).SetFlavor(FlavorSSE)
+		res2, err2 := c.initialize(ctx)
+		if err2 != nil {
+			c.transport().(flavorer).SetFlavor(FlavorStreamable)
+			return nil, &ConnError{Msg: fmt.Sprintf("initialize over Streamable HTTP failed (%v), and over HTTP+SSE too", err), Err: err2}
+		}
+		res, err = res2, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.saveEra(c.Era())
+	if lvl := c.opts.LogLevel; lvl != "" && hasCapability(res, "logging") {
+		p, _ := json.Marshal(map[string]string{"level": lvl})
+		if _, err := c.roundTrip(ctx, "logging/setLevel", p, c.Version(), &CallOptions{}); err != nil {
+			c.warn("the server did not take logging/setLevel: " + err.Error())
+		}
+	}
+	return res, nil
+}
+
+// sseFallback: Streamable HTTP refused with 400, 404 or 405 and no modern
+// error in the body.
+func sseFallback(err error) bool {
+	var h *HTTPError
+	var rpc *RPCError
+	switch {
+	case errors.As(err, &h):
+		return h.Status == http.StatusBadRequest || h.Status == http.StatusNotFound || h.Status == http.StatusMethodNotAllowed
+	case errors.As(err, &rpc):
+		return !modernErrorCodes[rpc.Code] && (rpc.HTTPStatus == http.StatusNotFound || rpc.HTTPStatus == http.StatusMethodNotAllowed)
+	}
+	return false
+}
+
+// initialize sends the initialize request (the newest legacy revision, or
+// the pinned one) and then notifications/initialized. A server that
+// refuses the version but names one mcpctl speaks is asked again with it.
+func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
+	want := LegacyVersions[0]
+	if IsLegacyVersion(c.opts.ProtocolVersion) {
+		want = c.opts.ProtocolVersion
+	}
+	for attempt := 0; ; attempt++ {
+		params := joinObject([]field{
+			{Key: "protocolVersion", Value: mustJSON(want)},
+			{Key: "capabilities", Value: legacyCapabilities(c.opts.Capabilities)},
+			{Key: "clientInfo", Value: mustJSON(c.opts.ClientInfo)},
+		})
+		msg, err := c.roundTrip(ctx, "initialize", params, "", &CallOptions{})
+		if err != nil {
+			return nil, err
+		}
+		if msg.Error != nil {
+			if v := offeredVersion(msg.Error); attempt == 0 && v != "" && v != want && IsLegacyVersion(v) {
+				c.logf("legacy: the server refused %s and offers %s", want, v)
+				want = v
+				continue
+			}
+			if v := offeredVersion(msg.Error); v != "" && !IsSupportedVersion(v) {
+				return nil, &VersionError{Ours: LegacyVersions, Theirs: []string{v}}
+			}
+			return nil, msg.Error
+		}
+		res, err := resultOf("initialize", msg)
+		if err != nil {
+			return nil, err
+		}
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(res, &r)
+		if !IsLegacyVersion(r.ProtocolVersion) {
+			return nil, &VersionError{Ours: LegacyVersions, Theirs: []string{r.ProtocolVersion}}
+		}
+		c.setEra(EraInfo{Era: EraLegacy, Version: r.ProtocolVersion, Transport: c.flavor()})
+		c.logf("legacy: initialized with protocol version %s", r.ProtocolVersion)
+		n := &Request{Method: "notifications/initialized", Version: r.ProtocolVersion, Legacy: true}
+		if _, err := c.transport().RoundTrip(ctx, n, nil, nil); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
+}
+
+// offeredVersion finds the version a refusing server names in its error
+// data ({"supported":[…]} or {"protocolVersion":…}): the first mcpctl
+// speaks, else the first named.
+func offeredVersion(e *RPCError) string {
+	var d struct {
+		Supported       []string `json:"supported"`
+		SupportedLegacy []string `json:"supportedVersions"`
+		ProtocolVersion string   `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(e.Data, &d)
+	all := append(append(d.Supported, d.SupportedLegacy...), d.ProtocolVersion)
+	for _, v := range all {
+		if IsLegacyVersion(v) {
+			return v
+		}
+	}
+	for _, v := range all {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// legacyCapabilities is the modern clientCapabilities object without what
+// legacy revisions lack (extensions: the Tasks extension is 2026-only).
+func legacyCapabilities(caps json.RawMessage) json.RawMessage {
+	fields, err := splitObject(caps)
+	if err != nil {
+		return json.RawMessage(`{}`)
+	}
+	return joinObject(deleteField(fields, "extensions"))
+}
+
+// legacyMeta adds a progress token (the request id) to params._meta,
+// keeping what the caller put there.
+func legacyMeta(params json.RawMessage, id int64) (json.RawMessage, error) {
+	fields, err := paramsFields(params)
+	if err != nil {
+		return nil, err
+	}
+	var meta []field
+	if existing := getField(fields, "_meta"); existing != nil {
+		if meta, err = splitObject(existing); err != nil {
+			return nil, &ParamsError{Msg: "params._meta must be a JSON object"}
+		}
+	}
+	if getField(meta, "progressToken") == nil {
+		meta = setField(meta, "progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
+	}
+	fields = deleteField(fields, "_meta")
+	return joinObject(append([]field{{Key: "_meta", Value: joinObject(meta)}}, fields...)), nil
+}
+
+func hasCapability(initResult json.RawMessage, name string) bool {
+	var r struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(initResult, &r)
+	v, ok := r.Capabilities[name]
+	return ok && string(v) != "null"
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func (c *Client) warn(msg string) {
+	if c.opts.Warn != nil {
+		c.opts.Warn(msg)
+	}
+}
+
+// LegacyInputKey is the key a legacy server request is answered under in
+// --answer/--answers: legacy requests carry no key of their own.
+func LegacyInputKey(method string) string {
+	switch method {
+	case "elicitation/create":
+		return "elicitation"
+	case "sampling/createMessage":
+		return "sampling"
+	case "roots/list":
+		return "roots"
+	}
+	return method
+}
+
+// serveRequest answers a request from the server. Modern servers must not
+// send any; legacy ones get answers from the InputHandler, a pong, or
+// -32601 for what mcpctl does not implement.
+func (c *Client) serveRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
+	if !c.Legacy() {
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests on protocol version " + c.Version()}
+	}
+	switch method {
+	case "ping":
+		return json.RawMessage(`{}`), nil
+	case "elicitation/create", "sampling/createMessage", "roots/list":
+	default:
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not implement " + method}
+	}
+	key := LegacyInputKey(method)
+	round := InputRound{Method: method, Round: int(c.legacy.rounds.Add(1)), Requests: []InputRequest{{Key: key, Method: method, Params: params}}}
+	answers, err := c.answerRound(ctx, round)
+	if err == nil && answers[key] == nil {
+		err = errors.New("no answer was given")
+	}
+	if err != nil {
+		c.warn(fmt.Sprintf("could not answer the server's %s: %v", method, err))
+		return nil, &RPCError{Code: CodeInternalError, Message: "mcpctl could not answer " + method + ": " + oneLine(err.Error())}
+	}
+	return answers[key], nil
+}
+
+// paramsFields splits params into fields; absent or null params are none.
+func paramsFields(params json.RawMessage) ([]field, error) {
+	t := bytes.TrimSpace(params)
+	if len(t) == 0 || string(t) == "null" {
+		return nil, nil
+	}
+	f, err := splitObject(params)
+	if err != nil {
+		return nil, &ParamsError{Msg: "params must be a JSON object"}
+	}
+	return f, nil
+}
