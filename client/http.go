@@ -58,6 +58,7 @@ type HTTPTransport struct {
 	legacyVersion string
 	serve         ServerRequestHandler
 	sse           *sseConn
+	events        eventStream
 	// bg bounds work that outlives a request (answers to server requests,
 	// the legacy GET stream): Close cancels it.
 	bg     context.Context

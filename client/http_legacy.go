@@ -17,6 +17,7 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -332,9 +333,112 @@ func (t *HTTPTransport) postMessage(line []byte) {
 	}
 }
 
+// eventStream is the session's GET stream: server requests, and
+// notifications that belong to no request (list changes, resource
+// updates, logs). Legacy servers send requests not tied to a call (the
+// TypeScript SDK's server.request, for one) only there, and drop them when
+// no such stream is open, so it is opened right after initialize.
+type eventStream struct {
+	started  bool
+	ready    chan struct{} // closed once the first GET has been answered
+	done     chan struct{} // closed when the stream is gone for good
+	err      error         // why it is gone
+	watchers map[int]func(Notification)
+	next     int
+	fallback func(Notification) // for notifications no watcher takes
+}
+
+// StartEventStream opens the GET stream in the background and waits (up
+// to ctx) until the server has answered it, so that whatever the server
+// sends there from now on reaches mcpctl. Notifications go to the
+// watchers, else to onNotify. A server without one (405) is fine.
+func (t *HTTPTransport) StartEventStream(ctx context.Context, onNotify func(Notification)) {
+	t.mu.Lock()
+	es := &t.events
+	if es.started {
+		t.mu.Unlock()
+		return
+	}
+	es.started, es.fallback = true, onNotify
+	es.ready, es.done = make(chan struct{}), make(chan struct{})
+	if es.watchers == nil {
+		es.watchers = map[int]func(Notification){}
+	}
+	t.mu.Unlock()
+	go t.runEventStream(es)
+	select {
+	case <-es.ready:
+	case <-ctx.Done():
+	}
+}
+
+func (t *HTTPTransport) dispatchEvent(es *eventStream) func(Notification) {
+	return func(n Notification) {
+		t.mu.Lock()
+		var fns []func(Notification)
+		for _, w := range es.watchers {
+			fns = append(fns, w)
+		}
+		fb := es.fallback
+		t.mu.Unlock()
+		if len(fns) == 0 && fb != nil {
+			fns = append(fns, fb)
+		}
+		for _, fn := range fns {
+			fn(n)
+		}
+	}
+}
+
+// runEventStream keeps the GET stream open, resuming it with
+// Last-Event-ID after the server's retry delay whenever it ends, until
+// the transport closes or a GET fails.
+func (t *HTTPTransport) runEventStream(es *eventStream) {
+	st := &sseState{Retry: -1}
+	var perr error
+	handle := t.streamHandler(t.dispatchEvent(es), nil, &perr)
+	readyOnce := sync.OnceFunc(func() { close(es.ready) })
+	finish := func(err error) {
+		t.mu.Lock()
+		es.err = err
+		t.mu.Unlock()
+		readyOnce()
+		close(es.done)
+	}
+	for {
+		rc, err := t.openGET(t.bg, st.LastID)
+		readyOnce()
+		if err != nil {
+			finish(err)
+			return
+		}
+		err = readSSEState(rc, t.opts.MaxMessage, st, handle)
+		rc.Close()
+		if perr != nil {
+			finish(perr)
+			return
+		}
+		if t.bg.Err() != nil {
+			finish(&ConnError{Msg: "the connection was closed"})
+			return
+		}
+		if err != nil && err != io.EOF {
+			// A dropped connection is resumed; anything else ends it.
+			var conn *ConnError
+			if rerr := t.readError(t.bg, err); !errors.As(rerr, &conn) {
+				finish(rerr)
+				return
+			}
+		}
+		if sleepCtx(t.bg, retryDelay(st)) != nil {
+			finish(&ConnError{Msg: "the connection was closed"})
+			return
+		}
+	}
+}
+
 // Watch implements watcher: the server's own notifications, from the GET
-// stream (resumed with Last-Event-ID when it breaks) or the HTTP+SSE
-// stream. It returns when ctx is done or the stream cannot be had.
+// stream or the HTTP+SSE stream, until ctx is done or the stream is gone.
 func (t *HTTPTransport) Watch(ctx context.Context, fn func(Notification)) error {
 	if t.Flavor() == FlavorSSE {
 		conn, err := t.sseConnect(ctx)
@@ -343,34 +447,24 @@ func (t *HTTPTransport) Watch(ctx context.Context, fn func(Notification)) error 
 		}
 		return conn.watch(ctx, fn)
 	}
-	st := &sseState{Retry: -1}
-	var perr error
-	handle := t.streamHandler(fn, nil, &perr)
-	for {
-		rc, err := t.openGET(ctx, st.LastID)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			return err
-		}
-		err = readSSEState(rc, t.opts.MaxMessage, st, handle)
-		rc.Close()
-		if perr != nil {
-			return perr
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if err != nil && err != io.EOF {
-			// A dropped connection is resumed; anything else ends the watch.
-			var conn *ConnError
-			if rerr := t.readError(ctx, err); !errors.As(rerr, &conn) {
-				return rerr
-			}
-		}
-		if err := sleepCtx(ctx, retryDelay(st)); err != nil {
-			return err
-		}
+	t.StartEventStream(ctx, nil)
+	t.mu.Lock()
+	es := &t.events
+	id := es.next
+	es.next++
+	es.watchers[id] = fn
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(es.watchers, id)
+		t.mu.Unlock()
+	}()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-es.done:
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return es.err
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // ServerRequestHandler answers a request the server sent: a result, or an
@@ -166,6 +167,15 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		return nil, err
 	}
 	c.saveEra(c.Era())
+	if es, ok := c.transport().(interface {
+		StartEventStream(context.Context, func(Notification))
+	}); ok && c.flavor() == FlavorStreamable {
+		// Requests and notifications tied to no call come on the GET
+		// stream, and only while it is open: open it before anything else.
+		sctx, cancel := context.WithTimeout(ctx, eventStreamWait(c.opts.Timeout))
+		es.StartEventStream(sctx, c.opts.OnNotify)
+		cancel()
+	}
 	if lvl := c.opts.LogLevel; lvl != "" && hasCapability(res, "logging") {
 		p, _ := json.Marshal(map[string]string{"level": lvl})
 		if _, err := c.roundTrip(ctx, "logging/setLevel", p, c.Version(), &CallOptions{}); err != nil {
@@ -173,6 +183,14 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		}
 	}
 	return res, nil
+}
+
+// eventStreamWait bounds the wait for the GET stream's answer.
+func eventStreamWait(timeout time.Duration) time.Duration {
+	if timeout > 0 && timeout < 10*time.Second {
+		return timeout
+	}
+	return 10 * time.Second
 }
 
 // sseFallback: Streamable HTTP refused with 400, 404 or 405 and no modern

@@ -106,6 +106,24 @@ tools_call)
 	mcp tools call add_numbers a=2 b=3
 	;;
 
+initialize)
+	# 2025-11-25 only: --protocol-version with a legacy revision means the
+	# initialize handshake (no era probe); any request shows it.
+	mcp tools list
+	;;
+
+elicitation-sep1034-client-defaults)
+	# 2025-11-25 only: the server asks (elicitation/create on the session's GET
+	# stream) with defaults in the schema; accept them as they are.
+	mcp --elicit accept-defaults tools call test_client_elicitation_defaults
+	;;
+
+sse-retry)
+	# 2025-11-25 only: the response stream closes after a priming event with
+	# an id and retry: 500; mcpctl resumes with GET + Last-Event-ID.
+	mcp tools call test_reconnection
+	;;
+
 request-metadata)
 	# The server rejects the first request with -32022; mcpctl must retry once.
 	mcp tools list

@@ -1,6 +1,6 @@
-// Counts conformance-suite results and compares them with expected-pass.txt.
+// Counts conformance-suite results and compares them with an expected-pass file.
 //
-//   node count.mjs --results DIR --expected expected-pass.txt [--only a,b] [--keep-note TEXT]
+//   node count.mjs --results DIR --expected expected-pass-REV.txt [--label REV] [--only a,b] [--keep-note TEXT]
 //
 // DIR is the suite's -o folder: one sub-folder per scenario, named
 // "<scenario>-<ISO timestamp with : and . replaced by ->" (auth/x lives in
@@ -9,7 +9,7 @@
 // A scenario PASSes when its checks have no FAILURE, no WARNING and at least
 // one SUCCESS (so a scenario the client never exercised does not pass).
 // Prints one line per scenario, failure details for expected scenarios, and
-// finally "conformance: N passed, M failed" counting expected scenarios only.
+// finally "conformance[ LABEL]: N passed, M failed" counting expected scenarios only.
 // Exit status: 1 iff an expected scenario did not pass.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,7 @@ function parseArgs(argv) {
     else if (a === '--expected') o.expected = next();
     else if (a === '--only') o.only = next().split(',').filter(Boolean);
     else if (a === '--keep-note') o.keepNote = next();
+    else if (a === '--label') o.label = next();
     else usage(`unknown argument ${a}`);
   }
   if (!o.results || !o.expected) usage('--results and --expected are required');
@@ -34,7 +35,7 @@ function parseArgs(argv) {
 
 function usage(msg) {
   console.error(`count.mjs: ${msg}`);
-  console.error('usage: node count.mjs --results DIR --expected FILE [--only a,b] [--keep-note TEXT]');
+  console.error('usage: node count.mjs --results DIR --expected FILE [--label REV] [--only a,b] [--keep-note TEXT]');
   process.exit(2);
 }
 
@@ -158,5 +159,5 @@ for (const r of failed) {
 
 const passed = results.length - failed.length;
 if (failed.length && opts.keepNote) console.log(`\n${opts.keepNote}`);
-console.log(`conformance: ${passed} passed, ${failed.length} failed`);
+console.log(`conformance${opts.label ? ' ' + opts.label : ''}: ${passed} passed, ${failed.length} failed`);
 process.exit(failed.length ? 1 : 0);

@@ -1,23 +1,31 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite (client side, revision 2026-07-28)
-# against mcpctl and compares the results with expected-pass.txt.
+# Runs the official MCP conformance suite (client side) against mcpctl, once per
+# requirement set: 2026-07-28 (modern) and 2025-11-25 (legacy, initialize-based),
+# and compares the results with expected-pass-<set>.txt.
 #
-#   bash tests/conformance/run.sh                 # every scenario of --requirements 2026-07-28
-#   bash tests/conformance/run.sh tools_call ...  # only these scenarios (--scenario X --spec-version 2026-07-28)
+#   bash tests/conformance/run.sh                          # --requirements 2026-07-28, then 2025-11-25
+#   bash tests/conformance/run.sh tools_call ...           # only these scenarios, in both sets
+#   bash tests/conformance/run.sh --spec 2025-11-25 sse-retry   # one set only
 #
 # Environment:
 #   MCPCTL_BIN                   use this mcpctl instead of building one from the repo root
 #   MCPCTL_CACHE_DIR             cache root (see install.sh)
 #   CONFORMANCE_TIMEOUT_MS       per-scenario client timeout given to the suite (default 30000)
-#   CONFORMANCE_RUN_TIMEOUT      hard limit in seconds for the whole suite run (default 240)
+#   CONFORMANCE_RUN_TIMEOUT      hard limit in seconds for each suite run (default 240)
 #
-# Exit status: non-zero iff a scenario listed in expected-pass.txt did not pass.
-# The last line printed is "conformance: N passed, M failed" (expected scenarios only).
+# Exit status: non-zero iff a scenario listed in an expected-pass file did not pass.
+# Each set ends with "conformance <set>: N passed, M failed"; the last line printed
+# is "conformance: N passed, M failed" over both (expected scenarios only).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-spec=2026-07-28
+specs=(2026-07-28 2025-11-25)
+if [ "${1:-}" = --spec ]; then
+	[ $# -ge 2 ] || { echo "run.sh: --spec needs a revision" >&2; exit 2; }
+	specs=("$2")
+	shift 2
+fi
 per_scenario_ms=${CONFORMANCE_TIMEOUT_MS:-30000}
 run_limit=${CONFORMANCE_RUN_TIMEOUT:-240}
 
@@ -76,55 +84,73 @@ case $adapter in *[[:space:]]*)
 	;;
 esac
 
-# 3. Run the suite in its own process group, with a hard time limit.
-out=$tmp/results
-mkdir -p "$out"
-suite() {
-	local rc=0
-	if [ $# -eq 0 ]; then
-		"$node22" "$entry" client --command "bash $adapter" --requirements "$spec" \
-			--timeout "$per_scenario_ms" -o "$out" || rc=$?
-	else
-		local s
-		for s in "$@"; do
-			"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$spec" \
-				--timeout "$per_scenario_ms" -o "$out" || rc=$?
-		done
-	fi
-	return "$rc"
-}
-log "running the conformance suite ($([ $# -eq 0 ] && echo "--requirements $spec" || echo "$*"))"
-start=$SECONDS
-set -m
-suite "$@" </dev/null >"$tmp/harness.stdout.txt" 2>"$tmp/harness.stderr.txt" &
-pid=$!
-set +m
-pgid=$pid
-timed_out=0
-while kill -0 "$pid" 2>/dev/null; do
-	if [ $((SECONDS - start)) -ge "$run_limit" ]; then
-		timed_out=1
-		log "suite still running after ${run_limit}s: killing it"
-		kill -TERM -- "-$pgid" 2>/dev/null || true
-		break
-	fi
-	sleep 0.2
-done
-harness_rc=0
-wait "$pid" || harness_rc=$?
-kill -TERM -- "-$pgid" 2>/dev/null || true # stragglers (e.g. a hung mcpctl)
-log "suite finished in $((SECONDS - start))s (harness exit $harness_rc; its output: $tmp/harness.*.txt)"
-if [ "$timed_out" = 1 ] || [ "$harness_rc" -gt 1 ]; then
-	keep=1
-	log "harness stderr (tail):"
-	tail -n 40 "$tmp/harness.stderr.txt" >&2 || true
-fi
-
-# 4. Count and compare.
-only=()
-[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "$*")")
+# 3. Run the suite for each set, in its own process group, with a hard time limit.
+total_pass=0
+total_fail=0
 rc=0
-"$node22" "$here/count.mjs" --results "$out" --expected "$here/expected-pass.txt" "${only[@]}" \
-	--keep-note "results kept in $tmp" || rc=$?
-[ "$rc" -eq 0 ] || keep=1
+for spec in "${specs[@]}"; do
+	expected=$here/expected-pass-$spec.txt
+	[ -f "$expected" ] || { log "no $expected"; exit 1; }
+	out=$tmp/results-$spec
+	mkdir -p "$out"
+	suite() {
+		local rc=0
+		if [ $# -eq 0 ]; then
+			"$node22" "$entry" client --command "bash $adapter" --requirements "$spec" \
+				--timeout "$per_scenario_ms" -o "$out" || rc=$?
+		else
+			local s
+			for s in "$@"; do
+				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$spec" \
+					--timeout "$per_scenario_ms" -o "$out" || rc=$?
+			done
+		fi
+		return "$rc"
+	}
+	log "running the conformance suite ($([ $# -eq 0 ] && echo "--requirements $spec" || echo "$* at $spec"))"
+	start=$SECONDS
+	set -m
+	suite "$@" </dev/null >"$tmp/harness-$spec.stdout.txt" 2>"$tmp/harness-$spec.stderr.txt" &
+	pid=$!
+	set +m
+	pgid=$pid
+	timed_out=0
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $((SECONDS - start)) -ge "$run_limit" ]; then
+			timed_out=1
+			log "suite still running after ${run_limit}s: killing it"
+			kill -TERM -- "-$pgid" 2>/dev/null || true
+			break
+		fi
+		sleep 0.2
+	done
+	harness_rc=0
+	wait "$pid" || harness_rc=$?
+	kill -TERM -- "-$pgid" 2>/dev/null || true # stragglers (e.g. a hung mcpctl)
+	pgid=
+	log "suite $spec finished in $((SECONDS - start))s (harness exit $harness_rc; its output: $tmp/harness-$spec.*.txt)"
+	if [ "$timed_out" = 1 ] || [ "$harness_rc" -gt 1 ]; then
+		keep=1
+		log "harness stderr (tail):"
+		tail -n 40 "$tmp/harness-$spec.stderr.txt" >&2 || true
+	fi
+
+	# 4. Count and compare.
+	only=()
+	[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "$*")")
+	set_rc=0
+	"$node22" "$here/count.mjs" --results "$out" --expected "$expected" --label "$spec" "${only[@]}" \
+		--keep-note "results kept in $tmp" >"$tmp/count-$spec.txt" || set_rc=$?
+	cat "$tmp/count-$spec.txt"
+	[ "$set_rc" -eq 0 ] || { keep=1; rc=1; }
+	line=$(tail -n 1 "$tmp/count-$spec.txt")
+	if [[ $line =~ :\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+		total_pass=$((total_pass + BASH_REMATCH[1]))
+		total_fail=$((total_fail + BASH_REMATCH[2]))
+	else
+		rc=1
+	fi
+	echo
+done
+echo "conformance: $total_pass passed, $total_fail failed"
 exit "$rc"
