@@ -326,13 +326,17 @@ func (c *Client) setEra(e EraInfo) {
 }
 
 func (c *Client) saveEra(e EraInfo) {
-	if c.opts.EraStore == nil || c.opts.ServerID == "" || c.dryRun() {
-		return
+	if c.opts.EraStore == nil || c.opts.ServerID == "" || c.dryRun() || c.pinned() {
+		return // a pinned era says what this run wants, not what the server is
 	}
 	e.StoredAt = time.Now().UTC()
 	if err := c.opts.EraStore.SaveEra(c.opts.ServerID, e); err != nil {
 		c.logf("era: cannot remember the era: %v", err)
 	}
+}
+
+func (c *Client) pinned() bool {
+	return c.opts.Era != EraUnknown || IsLegacyVersion(c.opts.ProtocolVersion)
 }
 
 // probe sends server/discover with modern _meta and reads the era from

@@ -360,16 +360,21 @@ func (c *Client) serveRequest(ctx context.Context, method string, params json.Ra
 		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not implement " + method}
 	}
 	key := LegacyInputKey(method)
-	round := InputRound{Method: method, Round: int(c.legacy.rounds.Add(1)), Requests: []InputRequest{{Key: key, Method: method, Params: params}}}
+	round := InputRound{Method: method, Round: int(c.legacy.rounds.Add(1)), Legacy: true,
+		Requests: []InputRequest{{Key: key, Method: method, Params: params}}}
 	answers, err := c.answerRound(ctx, round)
-	if err == nil && answers[key] == nil {
+	var answer json.RawMessage
+	for _, a := range answers {
+		answer = a // one request, one answer (the handler may file it under a key of the user's)
+	}
+	if err == nil && len(answers) != 1 {
 		err = errors.New("no answer was given")
 	}
 	if err != nil {
 		c.warn(fmt.Sprintf("could not answer the server's %s: %v", method, err))
 		return nil, &RPCError{Code: CodeInternalError, Message: "mcpctl could not answer " + method + ": " + oneLine(err.Error())}
 	}
-	return answers[key], nil
+	return answer, nil
 }
 
 // paramsFields splits params into fields; absent or null params are none.

@@ -33,6 +33,9 @@ type InputRound struct {
 	Requests []InputRequest
 	// TaskID is set when the input is for a task.
 	TaskID string
+	// Legacy marks a request a legacy server sent on its own: it has no
+	// key of the server's (Key is LegacyInputKey(Method)).
+	Legacy bool
 }
 
 // InputHandler answers input requests. Answer returns one result per key

@@ -29,7 +29,9 @@ import (
 // inputConfig is what the flags say about answering.
 type inputConfig struct {
 	answers     map[string]json.RawMessage // --answers: key → result
+	answerOrder []string                   // its keys as written
 	fieldAnswer map[string][]fieldAnswer   // --answer KEY.field=value
+	fieldOrder  []string                   // the KEYs of --answer, first use first
 	elicit      string                     // --elicit accept-defaults|decline|cancel
 	roots       []root                     // --root
 	samplingCmd []string                   // --sampling-cmd
@@ -92,6 +94,9 @@ func (h *inputHandler) Answer(ctx context.Context, round client.InputRound) (map
 		return nil, &client.InputRequiredError{Reason: "mcpctl does not know how to answer " + strings.Join(unknown, ", ")}
 	}
 	for _, r := range round.Requests {
+		if round.Legacy && r.Method == "elicitation/create" {
+			r.Key = h.legacyKey(r)
+		}
 		a, err := h.answerOne(ctx, r)
 		if err != nil {
 			return nil, err
@@ -118,6 +123,66 @@ func (h *inputHandler) answerOne(ctx context.Context, r client.InputRequest) (js
 		return runSampling(ctx, h.cfg.samplingCmd, r.Params)
 	}
 	return h.elicit(r)
+}
+
+// legacyKey picks the key a legacy elicitation is answered under: legacy
+// servers name none, so the same --answer KEY.FIELD=… and --answers as for
+// a modern server still work. The first unused answer whose fields are all
+// in the requested schema is taken (flags in the order given, then the
+// file's keys in order); else the request is "elicitation".
+func (h *inputHandler) legacyKey(r client.InputRequest) string {
+	key := client.LegacyInputKey(r.Method)
+	if _, ok := h.cfg.fieldAnswer[key]; ok {
+		return key
+	}
+	if _, ok := h.cfg.answers[key]; ok {
+		return key
+	}
+	var p elicitParams
+	_ = json.Unmarshal(r.Params, &p)
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(p.RequestedSchema, &s) != nil || len(s.Properties) == 0 {
+		return key
+	}
+	fits := func(fields []string) bool {
+		for _, f := range fields {
+			if _, ok := s.Properties[f]; !ok {
+				return false
+			}
+		}
+		return len(fields) > 0
+	}
+	for _, k := range h.cfg.fieldOrder {
+		if h.used["field:"+k] {
+			continue
+		}
+		var fields []string
+		for _, fa := range h.cfg.fieldAnswer[k] {
+			fields = append(fields, fa.field)
+		}
+		if fits(fields) {
+			return k
+		}
+	}
+	for _, k := range h.cfg.answerOrder {
+		if h.used[k] {
+			continue
+		}
+		var a struct {
+			Content map[string]json.RawMessage `json:"content"`
+		}
+		_ = json.Unmarshal(h.cfg.answers[k], &a)
+		var fields []string
+		for f := range a.Content {
+			fields = append(fields, f)
+		}
+		if fits(fields) {
+			return k
+		}
+	}
+	return key
 }
 
 func (h *inputHandler) fromFile(key string) (json.RawMessage, bool) {
@@ -302,6 +367,9 @@ func readInputConfig(c interface {
 		if !ok || !ok2 || key == "" || field == "" {
 			return nil, usagef("invalid --answer %q: write KEY.FIELD=VALUE (KEY is the server's input request key)", a)
 		}
+		if _, seen := ic.fieldAnswer[key]; !seen {
+			ic.fieldOrder = append(ic.fieldOrder, key)
+		}
 		ic.fieldAnswer[key] = append(ic.fieldAnswer[key], fieldAnswer{field, v})
 	}
 	if f := c.String("answers"); f != "" {
@@ -318,7 +386,7 @@ func readInputConfig(c interface {
 		if err != nil {
 			return nil, err
 		}
-		ic.answers = obj.vals
+		ic.answers, ic.answerOrder = obj.vals, obj.keys
 		if f == "-" {
 			ic.interactive = false // stdin is spent
 		}

@@ -150,6 +150,9 @@ func (l *listener) checkCapabilities(ctx context.Context) error {
 	if err != nil {
 		return wrapOp("server/discover", err)
 	}
+	if _, ok := l.asked["taskIds"]; ok && l.s.client.Legacy() {
+		return usagef("--task needs subscriptions/listen (protocol %s); this server speaks %s", client.LatestVersion, l.s.client.Version())
+	}
 	var d struct {
 		Capabilities struct {
 			Tools *struct {

@@ -56,9 +56,42 @@ func buildDemo(t *testing.T) string {
 }
 
 func TestScripts(t *testing.T) {
+	testscript.Run(t, scriptParams(t, "testdata/script"))
+}
+
+// TestDualEra runs the scripts of testdata/dual twice: against servers
+// found modern by the era probe, and with the same servers forced to a
+// legacy revision (MCPCTL_PROTOCOL_VERSION=2025-11-25: the initialize
+// handshake). The same command lines must work on both; lines that differ
+// by era carry the [modern] or [legacy] condition.
+func TestDualEra(t *testing.T) {
+	for _, era := range []string{"modern", "legacy"} {
+		t.Run(era, func(t *testing.T) {
+			p := scriptParams(t, "testdata/dual")
+			setup := p.Setup
+			p.Setup = func(env *testscript.Env) error {
+				if era == "legacy" {
+					env.Setenv("MCPCTL_PROTOCOL_VERSION", "2025-11-25")
+				}
+				env.Setenv("ERA", era)
+				return setup(env)
+			}
+			p.Condition = func(cond string) (bool, error) {
+				switch cond {
+				case "modern", "legacy":
+					return cond == era, nil
+				}
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			testscript.Run(t, p)
+		})
+	}
+}
+
+func scriptParams(t *testing.T, dir string) testscript.Params {
 	bin := buildDemo(t)
-	testscript.Run(t, testscript.Params{
-		Dir:                 "testdata/script",
+	return testscript.Params{
+		Dir:                 dir,
 		RequireExplicitExec: true,
 		RequireUniqueNames:  true,
 		UpdateScripts:       os.Getenv("MCPCTL_UPDATE_SCRIPTS") != "",
@@ -78,7 +111,7 @@ func TestScripts(t *testing.T) {
 			"nothttp":   cmdNotHTTP,
 			"noproc":    cmdNoProc,
 		},
-	})
+	}
 }
 
 // exits N prog args…: run prog and require exit status N exactly.
