@@ -232,7 +232,8 @@ func (s *server) echo(req request) reply {
 func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
 		"version", "noversion", "askunknown", "askmalformed", "askforever", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "listen", "listenhold", "listennoack", "listenerror", "iserror", "tools", "mismatch",
-		"http404json", "http404", "http500json", "http500", "http401", "html", "sse"}, ", ")
+		"http404json", "http404", "http500json", "http500", "http401", "html", "sse",
+		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse"}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or

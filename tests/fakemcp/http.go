@@ -13,6 +13,9 @@ import (
 // an HTML answer, an SSE stream with comments and notifications, and
 // "headers", which echoes the request headers.
 func Handler(mode string) http.Handler {
+	if strings.HasPrefix(mode, "legacy") {
+		return legacyHandler(mode)
+	}
 	s := newServer(mode)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/canary/") {

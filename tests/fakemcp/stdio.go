@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 )
 
 // ServeStdio plays mode on newline-delimited JSON-RPC and returns the
 // process exit status.
 func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
+	if strings.HasPrefix(mode, "legacy") {
+		return serveLegacyStdio(mode, in, out, errOut)
+	}
 	s := newServer(mode)
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
