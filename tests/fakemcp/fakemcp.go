@@ -90,6 +90,10 @@ func (s *server) handle(req request) reply {
 	}
 	n := s.count(req.Method)
 	id := req.ID
+	if req.Method == "initialize" && answersDiscover(s.mode) {
+		// A modern-only server names the versions it speaks, as the spec asks.
+		return reply{messages: []string{rpcError(id, -32022, "initialize is not a method of revision 2026-07-28", `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)}, exit: -1}
+	}
 	if req.Method == "server/discover" && answersDiscover(s.mode) {
 		// A modern server, whatever its fault: mcpctl's era probe learns
 		// that much, and the fault shows on the request under test.
