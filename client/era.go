@@ -297,10 +297,11 @@ func eraMismatch(err error) bool {
 	var rpc *RPCError
 	var h *HTTPError
 	var p *ProtocolError
+	var v *VersionError
 	switch {
 	case IsModernError(err):
 		return true
-	case errors.As(err, &rpc), errors.As(err, &p):
+	case errors.As(err, &rpc), errors.As(err, &p), errors.As(err, &v):
 		return true
 	case errors.As(err, &h):
 		return h.Status >= 400 && h.Status < 500
@@ -310,7 +311,13 @@ func eraMismatch(err error) bool {
 
 func (c *Client) forgetEra() {
 	c.remembered = false
-	c.setEra(EraInfo{})
+	c.mu.Lock()
+	c.era = EraInfo{}
+	c.version = c.opts.ProtocolVersion // the probe speaks modern again
+	if !contains(ModernVersions, c.version) {
+		c.version = LatestVersion
+	}
+	c.mu.Unlock()
 	if c.opts.EraStore != nil && c.opts.ServerID != "" {
 		c.opts.EraStore.ForgetEra(c.opts.ServerID)
 	}
