@@ -174,24 +174,7 @@ func (c *Cache) List() ([]*CacheEntry, error) {
 }
 
 // Clear removes every entry and returns how many files it removed.
-func (c *Cache) Clear() (int, error) {
-	files, err := os.ReadDir(c.Dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return 0, nil
-	}
-	if err != nil {
-		return 0, err
-	}
-	n := 0
-	for _, f := range files {
-		if strings.HasSuffix(f.Name(), ".json") || strings.HasPrefix(f.Name(), ".tmp-") {
-			if os.Remove(filepath.Join(c.Dir, f.Name())) == nil {
-				n++
-			}
-		}
-	}
-	return n, nil
-}
+func (c *Cache) Clear() (int, error) { return clearDir(c.Dir) }
 
 // cacheParams extracts the params of a request that affect a cacheable
 // result: the cursor of a list, the uri of a read.

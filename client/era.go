@@ -100,8 +100,12 @@ func (s *FileEraStore) SaveEra(server string, e EraInfo) error {
 func (s *FileEraStore) ForgetEra(server string) { _ = os.Remove(s.path(server)) }
 
 // Clear removes every remembered era and returns how many there were.
-func (s *FileEraStore) Clear() (int, error) {
-	files, err := os.ReadDir(s.Dir)
+func (s *FileEraStore) Clear() (int, error) { return clearDir(s.Dir) }
+
+// clearDir removes the entries (and leftover temporary files) in dir and
+// returns how many it removed.
+func clearDir(dir string) (int, error) {
+	files, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
 	}
@@ -111,7 +115,7 @@ func (s *FileEraStore) Clear() (int, error) {
 	n := 0
 	for _, f := range files {
 		if strings.HasSuffix(f.Name(), ".json") || strings.HasPrefix(f.Name(), ".tmp-") {
-			if os.Remove(filepath.Join(s.Dir, f.Name())) == nil {
+			if os.Remove(filepath.Join(dir, f.Name())) == nil {
 				n++
 			}
 		}

@@ -297,6 +297,12 @@ func (t *HTTPTransport) readStream(ctx context.Context, body io.Reader, req *Req
 		result, perr = t.match(msg, req)
 		return errStreamDone
 	})
+	return t.streamOutcome(ctx, result, perr, err)
+}
+
+// streamOutcome is what reading a response stream came to: the response,
+// the message that broke the protocol, or why the stream ended without one.
+func (t *HTTPTransport) streamOutcome(ctx context.Context, result *Message, perr, err error) (*Message, error) {
 	if perr != nil {
 		return nil, perr
 	}

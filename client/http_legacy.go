@@ -268,19 +268,7 @@ func (t *HTTPTransport) readLegacyStream(ctx context.Context, body io.Reader, re
 		err = readSSEState(rc, t.opts.MaxMessage, st, handle)
 		rc.Close()
 	}
-	if perr != nil {
-		return nil, perr
-	}
-	if result != nil {
-		return result, nil
-	}
-	if err != nil && err != errStreamDone {
-		return nil, t.readError(ctx, err)
-	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return nil, &ConnError{Msg: "the server closed the event stream without answering the request"}
+	return t.streamOutcome(ctx, result, perr, err)
 }
 
 func retryDelay(st *sseState) time.Duration {
@@ -343,8 +331,7 @@ type eventStream struct {
 	ready    chan struct{} // closed once the first GET has been answered
 	done     chan struct{} // closed when the stream is gone for good
 	err      error         // why it is gone
-	watchers map[int]func(Notification)
-	next     int
+	watchers watchSet
 	fallback func(Notification) // for notifications no watcher takes
 }
 
@@ -361,9 +348,6 @@ func (t *HTTPTransport) StartEventStream(ctx context.Context, onNotify func(Noti
 	}
 	es.started, es.fallback = true, onNotify
 	es.ready, es.done = make(chan struct{}), make(chan struct{})
-	if es.watchers == nil {
-		es.watchers = map[int]func(Notification){}
-	}
 	t.mu.Unlock()
 	go t.runEventStream(es)
 	select {
@@ -374,11 +358,8 @@ func (t *HTTPTransport) StartEventStream(ctx context.Context, onNotify func(Noti
 
 func (t *HTTPTransport) dispatchEvent(es *eventStream) func(Notification) {
 	return func(n Notification) {
+		fns := es.watchers.list()
 		t.mu.Lock()
-		var fns []func(Notification)
-		for _, w := range es.watchers {
-			fns = append(fns, w)
-		}
 		fb := es.fallback
 		t.mu.Unlock()
 		if len(fns) == 0 && fb != nil {
@@ -448,23 +429,10 @@ func (t *HTTPTransport) Watch(ctx context.Context, fn func(Notification)) error 
 		return conn.watch(ctx, fn)
 	}
 	t.StartEventStream(ctx, nil)
-	t.mu.Lock()
 	es := &t.events
-	id := es.next
-	es.next++
-	es.watchers[id] = fn
-	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		delete(es.watchers, id)
-		t.mu.Unlock()
-	}()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-es.done:
+	return watchUntil(ctx, &es.watchers, fn, es.done, func() error {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		return es.err
-	}
+	})
 }

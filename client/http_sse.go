@@ -25,12 +25,11 @@ type sseConn struct {
 	endpoint string
 	cancel   context.CancelFunc
 
-	mu        sync.Mutex
-	pending   map[int64]*pendingCall
-	watchers  map[int]func(Notification)
-	nextWatch int
-	dead      error
-	deadCh    chan struct{}
+	mu       sync.Mutex
+	pending  map[int64]*pendingCall
+	dead     error
+	deadCh   chan struct{}
+	watchers watchSet
 }
 
 // sseConnect opens the stream (once) and waits for its endpoint event.
@@ -77,7 +76,7 @@ func (t *HTTPTransport) sseConnect(ctx context.Context) (*sseConn, error) {
 		cancel()
 		return nil, &ConnError{Msg: "GET " + t.opts.URL + " (HTTP+SSE) failed", Err: o.err}
 	}
-	c := &sseConn{t: t, cancel: cancel, pending: map[int64]*pendingCall{}, watchers: map[int]func(Notification){}, deadCh: make(chan struct{})}
+	c := &sseConn{t: t, cancel: cancel, pending: map[int64]*pendingCall{}, deadCh: make(chan struct{})}
 	endpoint := make(chan string, 1)
 	go c.read(o.body, endpoint)
 	select {
@@ -171,10 +170,8 @@ func (c *sseConn) broadcast(n Notification) {
 			fns = append(fns, p.notify)
 		}
 	}
-	for _, w := range c.watchers {
-		fns = append(fns, w)
-	}
 	c.mu.Unlock()
+	fns = append(fns, c.watchers.list()...)
 	for _, fn := range fns {
 		fn(n)
 	}
@@ -199,28 +196,11 @@ func (c *sseConn) close() {
 }
 
 func (c *sseConn) watch(ctx context.Context, fn func(Notification)) error {
-	c.mu.Lock()
-	if c.dead != nil {
-		defer c.mu.Unlock()
-		return c.dead
-	}
-	id := c.nextWatch
-	c.nextWatch++
-	c.watchers[id] = fn
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.watchers, id)
-		c.mu.Unlock()
-	}()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-c.deadCh:
+	return watchUntil(ctx, &c.watchers, fn, c.deadCh, func() error {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.dead
-	}
+	})
 }
 
 // sseRoundTrip POSTs the request to the endpoint and waits for its answer

@@ -61,9 +61,9 @@ type StdioTransport struct {
 	cancelled map[int64]bool
 	dead      error         // set once the connection can carry nothing more
 	deadCh    chan struct{} // closed when dead is set
-	watchers  map[int]func(Notification)
-	nextWatch int
 	serve     ServerRequestHandler
+
+	watchers watchSet
 
 	exited    chan struct{} // closed when the process has been reaped
 	readDone  chan struct{} // closed when stdout hit EOF or failed
@@ -99,7 +99,6 @@ func NewStdio(opts StdioOptions) *StdioTransport {
 		exited:    make(chan struct{}),
 		readDone:  make(chan struct{}),
 		deadCh:    make(chan struct{}),
-		watchers:  map[int]func(Notification){},
 	}
 }
 
@@ -118,24 +117,11 @@ func (t *StdioTransport) Watch(ctx context.Context, fn func(Notification)) error
 	if err := t.start(); err != nil {
 		return err
 	}
-	t.mu.Lock()
-	id := t.nextWatch
-	t.nextWatch++
-	t.watchers[id] = fn
-	t.mu.Unlock()
-	defer func() {
-		t.mu.Lock()
-		delete(t.watchers, id)
-		t.mu.Unlock()
-	}()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.deadCh:
+	return watchUntil(ctx, &t.watchers, fn, t.deadCh, func() error {
 		t.mu.Lock()
 		defer t.mu.Unlock()
 		return t.dead
-	}
+	})
 }
 
 func (t *StdioTransport) Kind() string { return "stdio" }
@@ -319,10 +305,8 @@ func (t *StdioTransport) handleLine(line []byte, more bool) error {
 				fns = append(fns, p.notify)
 			}
 		}
-		for _, w := range t.watchers {
-			fns = append(fns, w)
-		}
 		t.mu.Unlock()
+		fns = append(fns, t.watchers.list()...)
 		for _, fn := range fns {
 			fn(n)
 		}
