@@ -95,6 +95,11 @@ func (c *Client) InitializeResult() json.RawMessage {
 // facts (server info, capabilities, instructions, version) in the layout
 // the server gave them.
 func (c *Client) legacyCall(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	if c.dryRun() {
+		// Show the request itself, as it would go out after the handshake.
+		_, err := c.roundTrip(ctx, method, params, c.Version(), co)
+		return nil, err
+	}
 	if err := c.initialized(ctx); err != nil {
 		if c.shouldReprobe(err) && c.reprobe(ctx) == nil && !c.Legacy() {
 			return c.modernCall(ctx, method, params, co)
