@@ -114,7 +114,8 @@ const exitCodeHelp = `EXIT CODES:
    0    success
    1    the tool answered isError: true, or its task was cancelled
    2    usage error (flags, request items, arguments that fail the tool's schema, --jq, an unknown tool)
-   3    connection or transport failure (spawn, refused, server died, timeout, protocol violation)
+   3    connection or transport failure (spawn, refused, server died, timeout, protocol violation,
+        no answer to the era probe nor to initialize)
    4    the server answered a JSON-RPC error
    5    authentication or authorization failure
    6    the server needs input that could not be given (a continuation is printed on stdout)
