@@ -1017,7 +1017,7 @@ func (r *report) markdown() string {
 				c.name, c.target, (ratio/c.target-1)*100, ratio, ms(a.median-bb.median), ms(allowed))
 		}
 	}
-	p("\nThe cold-cache comparisons have no target: mcpctl sends two requests (tools/list, then tools/call) against the baseline's one.\n\n")
+	p("\nThe cold-cache comparisons have no target: a first contact: mcpctl sends three requests (the era probe server/discover, tools/list, then tools/call) against the baseline's one.\n\n")
 
 	p("## Requests on the wire\n\n")
 	p("Checked in the same run, before and after the measurements (the warm cache was still warm at the end):\n\n")
