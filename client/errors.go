@@ -108,8 +108,14 @@ func (e *AuthError) Error() string {
 	if e.Status == 401 {
 		s = "HTTP 401: the server requires authentication"
 	}
+	if e.Status == 0 {
+		s = "authorization failed"
+	}
 	if e.WWWAuthenticate != "" {
 		s += " (WWW-Authenticate: " + oneLine(e.WWWAuthenticate) + ")"
+	}
+	if e.Err != nil {
+		s += ": " + oneLine(e.Err.Error())
 	}
 	return s
 }

@@ -43,6 +43,18 @@ type HTTPOptions struct {
 	// HTTPClient replaces the default client (which honours the proxy
 	// environment variables and never follows redirects silently for POST).
 	HTTPClient *http.Client
+	// Auth, when set, supplies the Authorization header and answers 401
+	// and 403 (OAuth); nil sends only what Header says.
+	Auth Authenticator
+}
+
+// Authenticator supplies credentials and handles refusals.
+type Authenticator interface {
+	// Authorization is the header value for the next request ("" for none).
+	Authorization(ctx context.Context) (string, error)
+	// Challenge is told of a 401 or 403 and says whether to send the
+	// request again; an error ends the request as an authorization failure.
+	Challenge(ctx context.Context, status int, h http.Header) (retry bool, err error)
 }
 
 // HTTPTransport is the Streamable HTTP transport. Talking to a legacy
@@ -179,25 +191,11 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 		t.opts.DryRun(DryRunRequest{HTTPMethod: http.MethodPost, URL: t.opts.URL, Header: h, Body: body})
 		return nil, ErrDryRun
 	}
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, t.opts.URL, bytes.NewReader(body))
+	resp, err := t.send(ctx, http.MethodPost, t.opts.URL, h, body)
 	if err != nil {
-		return nil, &ConnError{Msg: "cannot build request", Err: err}
-	}
-	hreq.Header = h
-	if t.opts.Trace != nil {
-		t.opts.Trace(TraceEvent{Dir: "send", HTTPMethod: http.MethodPost, URL: t.opts.URL, Header: h, Body: body})
-	}
-	resp, err := t.client.Do(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &ConnError{Msg: "cannot reach " + t.opts.URL, Err: unwrapURLError(err)}
+		return nil, err
 	}
 	defer resp.Body.Close()
-	if t.opts.Trace != nil {
-		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})
-	}
 	if req.Legacy {
 		if err := t.noteSession(req, h, resp); err != nil {
 			return nil, err

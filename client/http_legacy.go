@@ -136,8 +136,46 @@ func (t *HTTPTransport) withUserHeaders(h http.Header) http.Header {
 	return h
 }
 
-// send makes one HTTP request, traced.
+// send makes one HTTP request, traced, with the credentials of Auth; a
+// 401 or 403 it can do something about (log in, refresh, step up) is sent
+// again, a bounded number of times.
 func (t *HTTPTransport) send(ctx context.Context, method, url string, h http.Header, body []byte) (*http.Response, error) {
+	for attempt := 0; ; attempt++ {
+		if t.opts.Auth != nil {
+			v, err := t.opts.Auth.Authorization(ctx)
+			if err != nil {
+				return nil, &AuthError{Err: err}
+			}
+			if v != "" {
+				h.Set("Authorization", v)
+			}
+		}
+		resp, err := t.sendOnce(ctx, method, url, h, body)
+		if err != nil || t.opts.Auth == nil || attempt >= maxAuthRetries ||
+			(resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
+			return resp, err
+		}
+		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+		resp.Body.Close()
+		retry, cerr := t.opts.Auth.Challenge(ctx, resp.StatusCode, resp.Header)
+		if cerr != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Err: cerr}
+		}
+		if !retry {
+			resp.Body = io.NopCloser(bytes.NewReader(data))
+			return resp, nil
+		}
+	}
+}
+
+// maxAuthRetries bounds resending one request after authorization: a
+// login, a step-up, and one more.
+const maxAuthRetries = 4
+
+func (t *HTTPTransport) sendOnce(ctx context.Context, method, url string, h http.Header, body []byte) (*http.Response, error) {
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)

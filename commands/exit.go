@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -69,6 +70,7 @@ func ExitCode(err error) int {
 		input   *client.InputRequiredError
 		query   *output.QueryError
 		era     *client.EraError
+		oauthE  *oauth.Error
 
 		cancelled *client.TaskCancelledError
 	)
@@ -83,7 +85,7 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &era):
 		return ExitConnection // neither probe nor initialize answered
-	case errors.As(err, &auth):
+	case errors.As(err, &auth), errors.As(err, &oauthE):
 		return ExitAuth
 	case errors.As(err, &input):
 		return ExitInput

@@ -104,6 +104,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			tasksCommand(ios),
 			listenCommand(ios),
 			resumeCommand(ios),
+			authCommand(ios),
 		},
 	}
 	setUsageHandlers(app.Commands)
@@ -182,7 +183,7 @@ const (
 )
 
 func globalFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "url", Usage: "the server's Streamable HTTP endpoint `URL` (or set MCPCTL_URL)", Category: catServer},
 		&cli.StringFlag{Name: "stdio", Usage: "run the server as a subprocess: `'CMD ARGS…'`, split like a shell (or set MCPCTL_STDIO)", Category: catServer},
 		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},
@@ -212,5 +213,5 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "log-level", Usage: "ask the server for log messages of at least `LEVEL` (debug … emergency)", EnvVars: []string{"MCPCTL_LOG_LEVEL"}, Category: catOutput},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print what would be sent and send nothing", Category: catDebug},
-	}
+	}, authFlags()...)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -43,6 +44,7 @@ type session struct {
 	credentialID string
 	conn         connInfo
 	progress     *progressView
+	oauth        *oauth.Manager // nil unless OAuth is in use
 }
 
 func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
@@ -255,13 +257,26 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		if c.Bool("insecure") {
 			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
-		t, err := client.NewHTTP(client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)})
+		mgr, err := s.authorization(c, url, header)
+		if err != nil {
+			return nil, err
+		}
+		opts := client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)}
+		if mgr != nil {
+			opts.Auth = mgr
+		}
+		t, err := client.NewHTTP(opts)
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		s.http, s.target = true, url
+		s.http, s.target, s.oauth = true, url, mgr
 		s.conn = connInfo{url: url}
 		s.serverID, s.credentialID = serverID(url, nil, nil, ""), credentialID(header)
+		if mgr != nil {
+			// Private results are kept apart from those of other credentials
+			// (the token itself changes, and never reaches the disk).
+			s.credentialID = client.HashCredential("oauth", url)
+		}
 		return t, nil
 	}
 	argv, err := shlex.Split(stdio)

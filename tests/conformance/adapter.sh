@@ -229,6 +229,29 @@ sep-2322-client-request-state)
 	exit $rc
 	;;
 
+auth/*)
+	# OAuth: the first request gets 401 and mcpctl logs in by itself: discovery,
+	# client identity, the authorization (its "browser" is browser.mjs, which
+	# follows the authorization server's redirect into mcpctl's loopback
+	# listener), the token, and the request again. tools call is tools/list
+	# then tools/call in one process, which step-up and AS migration need.
+	# Tokens and registrations go to a state folder of this run's own.
+	state=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-auth.XXXXXX")
+	trap 'rc=$?; rm -rf "$state"; [ "$rc" -eq 0 ] || echo "adapter: scenario $scenario: exit status $rc" >&2' EXIT
+	node=${CONFORMANCE_NODE:-node}
+	export MCPCTL_STATE_DIR=$state MCPCTL_CACHE_DIR=$state/cache BROWSER="$node $(dirname "$0")/browser.mjs"
+	extra=()
+	case $scenario in
+	auth/basic-cimd)
+		extra=(--client-metadata-url https://conformance-test.local/client-metadata.json)
+		;;
+	auth/pre-registration)
+		extra=(--client-id "$(ctx .client_id)" --client-secret "$(ctx .client_secret)")
+		;;
+	esac
+	mcp --trace "${extra[@]}" tools call test-tool
+	;;
+
 *)
 	echo "adapter: scenario '$scenario' is not supported by tests/conformance/adapter.sh" >&2
 	exit 1

@@ -1,0 +1,158 @@
+// Package oauth is the client side of MCP authorization (2026-07-28
+// basic/authorization): on a 401 it discovers the protected resource
+// metadata (RFC 9728) and the authorization server's metadata (RFC 8414 or
+// OpenID discovery), finds a client identity (a Client ID Metadata Document
+// URL, pre-registered credentials, or Dynamic Client Registration), runs
+// the authorization code flow with PKCE, state, RFC 8707 resource and RFC
+// 9207 issuer checks, and keeps the tokens on disk per server and issuer,
+// refreshing them when they expire.
+//
+// The package is a library: it prints nothing; the browser step is the
+// caller's (Opener, Callback). golang.org/x/oauth2 does the token exchange,
+// PKCE and refresh; the Go SDK's oauthex parses challenges and registers
+// clients.
+package oauth
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Config says how to authorize against one MCP server.
+type Config struct {
+	// ServerURL is the MCP endpoint the tokens are for.
+	ServerURL string
+	// HTTPClient makes the metadata, registration and token requests; it
+	// must not follow redirects silently (nil: such a client).
+	HTTPClient *http.Client
+	Store      *Store
+
+	// Client identity, tried in this order: a Client ID Metadata Document
+	// URL (used when the authorization server supports it), pre-registered
+	// credentials, else Dynamic Client Registration.
+	ClientMetadataURL string
+	ClientID          string
+	ClientSecret      string
+	// ClientName is sent in Dynamic Client Registration.
+	ClientName string
+
+	// Browser runs the user's part of the authorization code flow; nil
+	// means no login can happen here (only stored tokens are used).
+	Browser Browser
+	// MaxAuthorizations bounds authorizations per Manager (3 if 0).
+	MaxAuthorizations int
+	// Log receives progress notes for --trace; never a secret.
+	Log func(string)
+	// Now replaces time.Now in tests.
+	Now func() time.Time
+}
+
+// Browser is the user's side of an authorization: it shows authURL (a
+// browser, or printed for pasting) and returns the query of the redirect
+// that came back to the RedirectURI it gave.
+type Browser interface {
+	// Start prepares to receive the redirect and returns its URI.
+	Start(ctx context.Context) (redirectURI string, err error)
+	// Authorize opens authURL and waits for the redirect's query.
+	Authorize(ctx context.Context, authURL string) (url.Values, error)
+	// Close stops listening.
+	Close()
+}
+
+// Error is an authorization failure: exit code 5 in the CLI. Doc and Field
+// name the document and field at fault, when one is.
+type Error struct {
+	Doc   string // "protected resource metadata", "authorization server metadata", …
+	URL   string
+	Field string
+	Msg   string
+	Err   error
+}
+
+func (e *Error) Error() string {
+	s := e.Msg
+	if e.Doc != "" {
+		s = e.Doc
+		if e.URL != "" {
+			s += " (" + e.URL + ")"
+		}
+		if e.Field != "" {
+			s += ": field " + e.Field
+		}
+		s += ": " + e.Msg
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Manager authorizes requests to one server. It is safe for concurrent
+// use; concurrent challenges are answered by one authorization.
+type Manager struct {
+	cfg Config
+
+	mu             sync.Mutex
+	tok            *Token
+	granted        []string // scopes of the current token
+	authorizations int
+	prm            *ResourceMeta
+	as             *ServerMeta
+}
+
+// New returns a manager; nothing is fetched yet.
+func New(cfg Config) *Manager {
+	if cfg.MaxAuthorizations == 0 {
+		cfg.MaxAuthorizations = 3
+	}
+	if cfg.HTTPClient == nil {
+		// A fresh connection per request: a handful of them per login, and
+		// a POST to /token on a kept-alive connection the server is closing
+		// would fail for good (a code cannot be sent twice).
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.DisableKeepAlives = true
+		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second, Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		}}
+	}
+	if cfg.ClientName == "" {
+		cfg.ClientName = "mcpctl"
+	}
+	return &Manager{cfg: cfg}
+}
+
+func (m *Manager) logf(format string, a ...any) {
+	if m.cfg.Log != nil {
+		m.cfg.Log(fmt.Sprintf(format, a...))
+	}
+}
+
+func (m *Manager) now() time.Time {
+	if m.cfg.Now != nil {
+		return m.cfg.Now()
+	}
+	return time.Now()
+}
+
+// scopeList splits a space-separated scope string.
+func scopeList(s string) []string { return strings.Fields(s) }
+
+// union is a ∪ b, in order, without duplicates.
+func union(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(append([]string(nil), a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package commands
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func authCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:  "auth",
+		Usage: "log in to a server with OAuth, and manage the stored tokens",
+		Description: "Servers behind OAuth answer 401 until you log in. Any command logs in when that happens\n" +
+			"(in a browser: $BROWSER, else the platform's opener at a terminal; --no-browser to paste the\n" +
+			"redirect instead); 'auth login' does it up front. Tokens are kept per server and issuer in\n" +
+			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire. Examples:\n" +
+			"   mcpctl --url https://mcp.example.com/mcp auth login\n" +
+			"   mcpctl --url https://mcp.example.com/mcp tools list        # no flags needed any more\n" +
+			"   curl -H \"Authorization: Bearer $(mcpctl --url https://mcp.example.com/mcp auth token)\" …",
+		Subcommands: []*cli.Command{
+			{
+				Name:      "login",
+				Usage:     "authorize mcpctl now (discovery, client registration, the browser, the token)",
+				ArgsUsage: " ",
+				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
+					if err := m.Login(c.Context); err != nil {
+						return err
+					}
+					st, _ := m.Stored()
+					fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
+					return nil
+				}),
+			},
+			{
+				Name:      "status",
+				Usage:     "show the stored authorization for the server (never the token)",
+				ArgsUsage: " ",
+				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
+					st, ok := m.Stored()
+					if !ok {
+						return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
+					}
+					return s.print(c.Context, output.KindGeneric, statusJSON(s.target, st))
+				}),
+			},
+			{
+				Name:      "logout",
+				Usage:     "forget the server's tokens",
+				ArgsUsage: " ",
+				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
+					if m.Logout() {
+						fmt.Fprintf(s.ios.ErrOut, "mcpctl: forgot the tokens for %s\n", output.SanitizeLine(s.target))
+					} else {
+						fmt.Fprintf(s.ios.ErrOut, "mcpctl: no tokens stored for %s\n", output.SanitizeLine(s.target))
+					}
+					return nil
+				}),
+			},
+			{
+				Name:      "token",
+				Usage:     "print the access token (refreshed if it has expired), for use with other tools",
+				ArgsUsage: " ",
+				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
+					h, err := m.Authorization(c.Context)
+					if err != nil {
+						return err
+					}
+					if h == "" {
+						return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
+					}
+					fmt.Fprintln(s.ios.Out, strings.TrimPrefix(h, "Bearer "))
+					return nil
+				}),
+			},
+		},
+	}
+}
+
+// withAuth runs an auth subcommand with the session's OAuth manager.
+func withAuth(ios *output.IOStreams, fn func(*cli.Context, *session, *oauth.Manager) error) cli.ActionFunc {
+	return withSession(ios, func(c *cli.Context, s *session) error {
+		if err := needArgs(c, 0, 0, ""); err != nil {
+			return err
+		}
+		if !s.http {
+			return usagef("auth works with HTTP servers: pass --url URL")
+		}
+		if s.oauth == nil {
+			return usagef("auth manages OAuth logins; --bearer and -H 'Authorization: …' need none")
+		}
+		return fn(c, s, s.oauth)
+	})
+}
+
+func statusJSON(server string, st *oauth.Status) json.RawMessage {
+	v := map[string]any{
+		"server": server, "issuer": st.Issuer, "resource": st.Resource, "scope": st.Scope,
+		"refreshable": st.Refreshable, "obtained": st.Obtained.Format(time.RFC3339),
+	}
+	if !st.Expiry.IsZero() {
+		v["expires"] = st.Expiry.UTC().Format(time.RFC3339)
+		v["expired"] = time.Now().After(st.Expiry)
+	}
+	b, _ := json.Marshal(v)
+	return b
+}

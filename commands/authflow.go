@@ -1,0 +1,137 @@
+package commands
+
+// How a session authorizes to an HTTP server: --bearer or -H
+// 'Authorization: …' send a fixed credential; otherwise an OAuth manager
+// (package client/oauth) logs in when the server answers 401, with the
+// user's browser: $BROWSER if set, else the platform opener at a terminal;
+// --no-browser prints the URL and takes the redirect pasted on stdin. The
+// authorization URL is always printed on stderr.
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/shlex"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+const catAuth = "Authorization"
+
+func authFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "bearer", Usage: "send `TOKEN` as Authorization: Bearer (no OAuth login)", EnvVars: []string{"MCPCTL_BEARER"}, Category: catAuth},
+		&cli.StringFlag{Name: "client-id", Usage: "a pre-registered OAuth client `ID`", EnvVars: []string{"MCPCTL_CLIENT_ID"}, Category: catAuth},
+		&cli.StringFlag{Name: "client-secret", Usage: "the pre-registered client's `SECRET`", EnvVars: []string{"MCPCTL_CLIENT_SECRET"}, Category: catAuth},
+		&cli.StringFlag{Name: "client-metadata-url", Usage: "use the Client ID Metadata Document at `URL` as client id, where supported", EnvVars: []string{"MCPCTL_CLIENT_METADATA_URL"}, Category: catAuth},
+		&cli.IntFlag{Name: "callback-port", Usage: "listen for the authorization redirect on 127.0.0.1:`PORT` (default: any free port)", Category: catAuth},
+		&cli.BoolFlag{Name: "no-browser", Usage: "print the authorization URL and read the redirect URL pasted on stdin", Category: catAuth},
+	}
+}
+
+// oauthDir is where tokens and client registrations are kept.
+func oauthDir() (string, error) {
+	d, err := stateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(d, "oauth"), nil
+}
+
+// authorization sets up credentials for an HTTP session: a fixed header,
+// or an OAuth manager (returned, nil otherwise).
+func (s *session) authorization(c *cli.Context, url string, header map[string][]string) (*oauth.Manager, error) {
+	if b := c.String("bearer"); b != "" {
+		if _, ok := header["Authorization"]; ok {
+			return nil, usagef("both --bearer and -H 'Authorization: …' given: pass only one")
+		}
+		if strings.ContainsAny(b, "\r\n") {
+			return nil, usagef("invalid --bearer: the token contains a line break")
+		}
+		header["Authorization"] = []string{"Bearer " + b}
+		return nil, nil
+	}
+	if _, ok := header["Authorization"]; ok {
+		return nil, nil
+	}
+	return s.oauthManager(c, url)
+}
+
+func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, error) {
+	dir, err := oauthDir()
+	if err != nil {
+		return nil, err
+	}
+	if p := c.Int("callback-port"); p < 0 || p > 65535 {
+		return nil, usagef("invalid --callback-port %d: use 1-65535, or 0 for any free port", p)
+	}
+	cfg := oauth.Config{
+		ServerURL:         url,
+		Store:             &oauth.Store{Dir: dir},
+		ClientID:          c.String("client-id"),
+		ClientSecret:      c.String("client-secret"),
+		ClientMetadataURL: c.String("client-metadata-url"),
+		ClientName:        "mcpctl",
+		Browser:           s.browser(c),
+	}
+	if cfg.ClientSecret != "" && cfg.ClientID == "" {
+		return nil, usagef("--client-secret needs --client-id")
+	}
+	if c.Bool("trace") {
+		cfg.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine(msg)) }
+	}
+	return oauth.New(cfg), nil
+}
+
+// browser is the user's side of a login, or nil when there is none: no
+// $BROWSER, no terminal and no --no-browser.
+func (s *session) browser(c *cli.Context) oauth.Browser {
+	notice := func(u string) {
+		s.progress.clear()
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: to authorize mcpctl, open this URL in a browser:\n  "+output.SanitizeLine(u))
+	}
+	l := &oauth.Loopback{Port: c.Int("callback-port"), Notice: notice}
+	switch {
+	case c.Bool("no-browser"):
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: --no-browser: after authorizing, paste the address the browser was sent to here")
+		l.Paste = s.ios.In
+	case os.Getenv("BROWSER") != "":
+		l.Open = openWithBrowserEnv
+	case s.ios.IsStderrTTY():
+		l.Open = openBrowser
+	default:
+		return nil
+	}
+	return l
+}
+
+// openWithBrowserEnv runs $BROWSER with the URL: in place of %s if it has
+// one, else as its last argument.
+func openWithBrowserEnv(u string) error {
+	argv, err := shlex.Split(os.Getenv("BROWSER"))
+	if err != nil || len(argv) == 0 {
+		return fmt.Errorf("cannot split $BROWSER %q", os.Getenv("BROWSER"))
+	}
+	replaced := false
+	for i, a := range argv {
+		if strings.Contains(a, "%s") {
+			argv[i] = strings.ReplaceAll(a, "%s", u)
+			replaced = true
+		}
+	}
+	if !replaced {
+		argv = append(argv, u)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = nil, nil
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("$BROWSER: %w", err)
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
+}
