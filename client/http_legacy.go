@@ -168,6 +168,9 @@ func (t *HTTPTransport) send(ctx context.Context, method, url string, h http.Hea
 			resp.Body = io.NopCloser(bytes.NewReader(data))
 			return resp, nil
 		}
+		// A login can take longer than the server keeps an idle connection
+		// open; a POST on one it is closing would fail for good.
+		t.client.CloseIdleConnections()
 	}
 }
 

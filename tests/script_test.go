@@ -43,10 +43,12 @@ func buildDemo(t *testing.T) string {
 		if buildErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "demo"), "./servers/demo")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("building the demo server: %v\n%s", err, out)
+		for name, pkg := range map[string]string{"demo": "./servers/demo", "browser": "./browser"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				buildErr = fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+				return
+			}
 		}
 	})
 	if buildErr != nil {
@@ -156,12 +158,13 @@ func serveFake(ts *testscript.TestScript, neg bool, args []string, start func(ht
 	ts.Setenv(args[0], srv.URL+"/mcp")
 }
 
-// demohttp VAR: run the demo server on Streamable HTTP; $VAR is its URL.
+// demohttp VAR [FLAG…]: run the demo server on Streamable HTTP (with the
+// demo's extra flags, e.g. --auth); $VAR is its URL.
 func cmdDemoHTTP(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 1 {
-		ts.Fatalf("usage: demohttp VAR")
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: demohttp VAR [FLAG…]")
 	}
-	cmd := exec.Command(filepath.Join(binDir, "demo"), "--http", "127.0.0.1:0")
+	cmd := exec.Command(filepath.Join(binDir, "demo"), append([]string{"--http", "127.0.0.1:0"}, args[1:]...)...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		ts.Fatalf("demohttp: %v", err)

@@ -80,7 +80,7 @@ func resourceMetaURLs(serverURL, fromChallenge string) ([]string, error) {
 }
 
 // getJSON fetches a metadata document. found is false for a 404 (or any
-// 4xx): the next candidate may have it.
+// answer but 200 short of a server error): the next candidate may have it.
 func (m *Manager) getJSON(ctx context.Context, doc, u string, v any) (found bool, err error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
@@ -97,8 +97,8 @@ func (m *Manager) getJSON(ctx context.Context, doc, u string, v any) (found bool
 	if err != nil {
 		return false, &Error{Doc: doc, URL: u, Msg: "reading it failed", Err: err}
 	}
-	if resp.StatusCode >= 400 && resp.StatusCode < 500 {
-		return false, nil
+	if resp.StatusCode != http.StatusOK && resp.StatusCode < 500 {
+		return false, nil // not here (404, a redirect, anything but the document)
 	}
 	if resp.StatusCode != http.StatusOK {
 		return false, &Error{Doc: doc, URL: u, Msg: "HTTP " + resp.Status}

@@ -19,7 +19,7 @@ import (
 )
 
 // ErrNoBrowser means a login is needed but this Manager cannot run one.
-var ErrNoBrowser = errors.New("the server needs you to log in: run 'mcpctl --url URL auth login' (or pass --bearer TOKEN)")
+var ErrNoBrowser = errors.New("a login is needed, and there is no browser to do it in")
 
 // Authorization returns the Authorization header for the next request:
 // the stored token, refreshed first when it has expired and can be, or ""
@@ -35,12 +35,22 @@ func (m *Manager) Authorization(ctx context.Context) (string, error) {
 	if m.tok == nil {
 		return "", nil
 	}
-	if !m.tok.Expiry.IsZero() && m.now().After(m.tok.Expiry.Add(-10*time.Second)) && m.tok.RefreshToken != "" {
+	if m.expiring() && m.tok.RefreshToken != "" {
 		if err := m.refresh(ctx); err != nil {
 			m.logf("oauth: refresh failed (%v); a new authorization will be needed", err)
 		}
 	}
 	return "Bearer " + m.tok.AccessToken, nil
+}
+
+// expiring: the token has expired, or is about to (within a tenth of its
+// life, at most 10s), so that a request does not carry it past its end.
+func (m *Manager) expiring() bool {
+	if m.tok.Expiry.IsZero() {
+		return false
+	}
+	margin := min(10*time.Second, m.tok.Expiry.Sub(m.tok.Obtained)/10)
+	return m.now().After(m.tok.Expiry.Add(-margin))
 }
 
 // Challenge handles a 401 or 403 answer. retry says to send the request
@@ -57,23 +67,30 @@ func (m *Manager) Challenge(ctx context.Context, status int, h http.Header) (ret
 	case status == http.StatusForbidden:
 		return false, nil // refused for good: the caller reports it
 	}
-	if m.tok != nil {
-		// A token the server no longer takes: refresh it if possible, else
-		// discover again, since the server may have moved to another
-		// authorization server.
-		if m.tok.RefreshToken != "" && m.tok.TokenURL != "" {
-			old := m.tok.AccessToken
-			if err := m.refresh(ctx); err == nil && m.tok.AccessToken != old {
-				return true, nil
-			}
-		}
-		m.tok = nil
-	}
 	if !bearer && ch.ResourceMetadata == "" {
 		// Still try the well-known locations: the header may just be absent.
 		m.logf("oauth: 401 without a Bearer challenge (%s)", ch.Raw)
 	}
-	return true, m.authorize(ctx, ch)
+	// Discover again even with a token in hand: the server may have moved
+	// to another authorization server, whose clients and tokens are its own.
+	prm, err := m.discoverResource(ctx, ch)
+	if err != nil {
+		return false, err
+	}
+	if t := m.tok; t != nil {
+		m.tok = nil
+		if t.Issuer == prm.AuthorizationServers[0] && t.RefreshToken != "" && t.TokenURL != "" && !m.refreshed {
+			// The same authorization server: a refreshed token may do, once.
+			m.refreshed, m.tok = true, t
+			if err := m.refresh(ctx); err == nil {
+				return true, nil
+			}
+			m.tok = nil
+		} else if t.Issuer != prm.AuthorizationServers[0] {
+			m.logf("oauth: the server now names another authorization server (%s)", prm.AuthorizationServers[0])
+		}
+	}
+	return true, m.authorizeWith(ctx, ch, prm)
 }
 
 // Login authorizes now: it asks the server (no token) for its challenge,
@@ -104,19 +121,27 @@ func (m *Manager) Login(ctx context.Context) error {
 
 // authorize runs the whole flow for challenge ch. m.mu is held.
 func (m *Manager) authorize(ctx context.Context, ch Challenge) error {
+	return m.authorizeWith(ctx, ch, nil)
+}
+
+// authorizeWith is authorize with the resource metadata already fetched
+// (nil: fetch it).
+func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *ResourceMeta) error {
 	if m.authorizations >= m.cfg.MaxAuthorizations {
 		return &Error{Msg: fmt.Sprintf("gave up after %d authorizations: the server keeps refusing the token (last challenge: %s)", m.authorizations, ch.Raw)}
 	}
-	prm, err := m.discoverResource(ctx, ch)
-	if err != nil {
-		return err
+	if prm == nil {
+		var err error
+		if prm, err = m.discoverResource(ctx, ch); err != nil {
+			return err
+		}
 	}
 	as, err := m.discoverServer(ctx, prm.AuthorizationServers[0])
 	if err != nil {
 		return err
 	}
 	if m.cfg.Browser == nil {
-		return &Error{Msg: ErrNoBrowser.Error(), Err: ErrNoBrowser}
+		return &Error{Msg: fmt.Sprintf("the server needs you to log in: run 'mcpctl --url %s auth login' at a terminal (or set $BROWSER, or pass --bearer TOKEN)", m.cfg.ServerURL), Err: ErrNoBrowser}
 	}
 	scopes := scopeList(ch.Scope)
 	if len(scopes) == 0 {

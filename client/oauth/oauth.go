@@ -86,7 +86,7 @@ func (e *Error) Error() string {
 		}
 		s += ": " + e.Msg
 	}
-	if e.Err != nil {
+	if e.Err != nil && e.Err != ErrNoBrowser {
 		s += ": " + e.Err.Error()
 	}
 	return s
@@ -103,6 +103,7 @@ type Manager struct {
 	tok            *Token
 	granted        []string // scopes of the current token
 	authorizations int
+	refreshed      bool // a 401 was answered with a refresh already
 	prm            *ResourceMeta
 	as             *ServerMeta
 }

@@ -13,6 +13,8 @@
 #   CONFORMANCE_NODE            a node binary, used only to pick values out of
 #                               MCP_CONFORMANCE_CONTEXT (run.sh exports it; falls
 #                               back to `node` on PATH, then `jq`)
+#   CONFORMANCE_BROWSER         the auth scenarios' headless browser (run.sh builds
+#                               tests/browser; default: node browser.mjs)
 #   CONFORMANCE_CLIENT_TIMEOUT  seconds all mcpctl runs of one scenario may take
 #                               together before they are killed (default 25)
 #
@@ -238,8 +240,9 @@ auth/*)
 	# Tokens and registrations go to a state folder of this run's own.
 	state=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-auth.XXXXXX")
 	trap 'rc=$?; rm -rf "$state"; [ "$rc" -eq 0 ] || echo "adapter: scenario $scenario: exit status $rc" >&2' EXIT
-	node=${CONFORMANCE_NODE:-node}
-	export MCPCTL_STATE_DIR=$state MCPCTL_CACHE_DIR=$state/cache BROWSER="$node $(dirname "$0")/browser.mjs"
+	# run.sh builds tests/browser (CONFORMANCE_BROWSER); by hand, Node does.
+	browser=${CONFORMANCE_BROWSER:-"${CONFORMANCE_NODE:-node} $(dirname "$0")/browser.mjs"}
+	export MCPCTL_STATE_DIR=$state MCPCTL_CACHE_DIR=$state/cache BROWSER=$browser
 	extra=()
 	case $scenario in
 	auth/basic-cimd)

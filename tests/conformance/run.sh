@@ -59,6 +59,10 @@ else
 	bin=$tmp/mcpctl
 fi
 export MCPCTL_BIN=$bin
+# The auth scenarios' headless browser (tests/browser): a Go binary starts in a
+# few milliseconds, which matters with 39 scenarios running at once.
+(cd "$root" && go build -o "$tmp/browser" ./tests/browser)
+export CONFORMANCE_BROWSER=$tmp/browser
 
 # 2. Node 22 + the suite
 node22=$(bash "$here/install.sh")

@@ -98,6 +98,10 @@ func main() {
 	flag.IntVar(&cacheTTL, "ttl-ms", cacheTTL, "ttlMs of cacheable results (0: never cache)")
 	flag.DurationVar(&notifyEvery, "notify-every", 0, "increment demo://counter and toggle the tool \"ephemeral\" every `duration`, "+
 		"for subscriptions/listen streams (0: off)")
+	flag.BoolVar(&withAuth, "auth", false, "with --http: require OAuth bearer tokens, from an authorization server served alongside "+
+		"(it approves every login at once, and its tokens live --token-ttl)")
+	flag.DurationVar(&tokenTTL, "token-ttl", time.Hour, "with --auth: how long access tokens live (refresh tokens are issued too)")
+	flag.StringVar(&authFault, "auth-fault", "", "with --auth: misbehave: prm-notjson, prm-missing, resource-mismatch, issuer-mismatch, iss-wrong, iss-missing, state-wrong or token-error")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		log.Fatalf("unexpected arguments: %q", flag.Args())
@@ -131,6 +135,9 @@ func serveHTTP(ctx context.Context, server *mcp.Server, n *notifier, addr string
 		return err
 	}
 	handler := newHTTPHandler(server)
+	if withAuth {
+		handler = authHandler(handler, ln.Addr())
+	}
 
 	// Test harnesses read this single line to learn the port; nothing else
 	// may be written to stdout.
