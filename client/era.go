@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/internal/atomicfile"
 )
 
 // Era says which generation of MCP a server speaks.
@@ -93,7 +95,7 @@ func (s *FileEraStore) LoadEra(server string) (EraInfo, bool) {
 // SaveEra implements EraStore.
 func (s *FileEraStore) SaveEra(server string, e EraInfo) error {
 	data, _ := json.Marshal(eraFile{Server: server, EraInfo: e})
-	return writeFileAtomic(s.Dir, s.path(server), data)
+	return atomicfile.Write(s.Dir, s.path(server), data)
 }
 
 // ForgetEra implements EraStore.
@@ -123,28 +125,6 @@ func clearDir(dir string) (int, error) {
 	return n, nil
 }
 
-// writeFileAtomic writes data to file through a temporary file in dir
-// (created 0700) renamed into place; the file is 0600.
-func writeFileAtomic(dir, file string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), file); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
 
 // modernErrorCodes are the errors only a modern server sends: they prove
 // the era even when the request itself failed.

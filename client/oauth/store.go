@@ -11,10 +11,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/internal/atomicfile"
 )
 
 // Store keeps tokens and client registrations in Dir.
@@ -78,24 +79,7 @@ func (s *Store) write(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(s.Dir, ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return errors.Join(werr, cerr)
-	}
-	if err := os.Rename(tmp.Name(), filepath.Join(s.Dir, name)); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(s.Dir, filepath.Join(s.Dir, name), data)
 }
 
 func (s *Store) server(server string) *serverFile {
