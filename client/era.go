@@ -125,7 +125,6 @@ func clearDir(dir string) (int, error) {
 	return n, nil
 }
 
-
 // modernErrorCodes are the errors only a modern server sends: they prove
 // the era even when the request itself failed.
 var modernErrorCodes = map[int64]bool{
