@@ -29,6 +29,9 @@ func authFlags() []cli.Flag {
 		&cli.StringFlag{Name: "client-id", Usage: "a pre-registered OAuth client `ID`", EnvVars: []string{"MCPCTL_CLIENT_ID"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-secret", Usage: "the pre-registered client's `SECRET`", EnvVars: []string{"MCPCTL_CLIENT_SECRET"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-metadata-url", Usage: "use the Client ID Metadata Document at `URL` as client id, where supported", EnvVars: []string{"MCPCTL_CLIENT_METADATA_URL"}, Category: catAuth},
+		&cli.StringFlag{Name: "grant", Usage: "OAuth grant: authorization-code (a login in a browser) or client-credentials (the client as itself: --client-id with --client-secret or --client-key)", Value: "authorization-code", EnvVars: []string{"MCPCTL_GRANT"}, Category: catAuth},
+		&cli.StringFlag{Name: "client-key", Usage: "sign client assertions (private_key_jwt) with the PEM private key in `FILE`", EnvVars: []string{"MCPCTL_CLIENT_KEY"}, Category: catAuth},
+		&cli.StringFlag{Name: "client-key-alg", Usage: "the assertion's signing `ALG` (default: ES256/384/512 by curve, RS256 for RSA)", Category: catAuth},
 		&cli.IntFlag{Name: "callback-port", Usage: "listen for the authorization redirect on 127.0.0.1:`PORT` (default: any free port)", Category: catAuth},
 		&cli.BoolFlag{Name: "no-browser", Usage: "print the authorization URL and read the redirect URL pasted on stdin", Category: catAuth},
 	}
@@ -81,6 +84,27 @@ func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, erro
 	}
 	if cfg.ClientSecret != "" && cfg.ClientID == "" {
 		return nil, usagef("--client-secret needs --client-id")
+	}
+	switch c.String("grant") {
+	case "authorization-code":
+	case "client-credentials":
+		cfg.Grant, cfg.Browser = "client_credentials", nil
+		if cfg.ClientID == "" || (cfg.ClientSecret == "" && c.String("client-key") == "") {
+			return nil, usagef("--grant client-credentials needs --client-id, with --client-secret or --client-key")
+		}
+	default:
+		return nil, usagef("invalid --grant %q: use authorization-code or client-credentials", c.String("grant"))
+	}
+	if f := c.String("client-key"); f != "" {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return nil, usagef("--client-key: %v", err)
+		}
+		key, err := oauth.ParseClientKey(data, c.String("client-key-alg"))
+		if err != nil {
+			return nil, usagef("--client-key %s: %v", f, err)
+		}
+		cfg.ClientKey = key
 	}
 	if c.Bool("trace") {
 		cfg.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine(msg)) }

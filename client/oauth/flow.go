@@ -140,12 +140,20 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 	if err != nil {
 		return err
 	}
-	if m.cfg.Browser == nil {
-		return &Error{Msg: fmt.Sprintf("the server needs you to log in: run 'mcpctl --url %s auth login' at a terminal (or set $BROWSER, or pass --bearer TOKEN)", m.cfg.ServerURL), Err: ErrNoBrowser}
-	}
 	scopes := scopeList(ch.Scope)
 	if len(scopes) == 0 {
 		scopes = prm.ScopesSupported
+	}
+	if m.cfg.Grant == "client_credentials" {
+		m.authorizations++
+		tok, err := m.clientCredentials(ctx, prm, as, scopes)
+		if err != nil {
+			return err
+		}
+		return m.keep(tok, scopes, prm, as)
+	}
+	if m.cfg.Browser == nil {
+		return &Error{Msg: fmt.Sprintf("the server needs you to log in: run 'mcpctl --url %s auth login' at a terminal (or set $BROWSER, or pass --bearer TOKEN)", m.cfg.ServerURL), Err: ErrNoBrowser}
 	}
 	if contains(as.ScopesSupported, "offline_access") && !contains(scopes, "offline_access") {
 		scopes = append(append([]string(nil), scopes...), "offline_access")
@@ -177,6 +185,11 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 	if err != nil {
 		return tokenError(err)
 	}
+	return m.keep(tok, scopes, prm, as)
+}
+
+// keep makes tok the current token and stores it. m.mu is held.
+func (m *Manager) keep(tok *oauth2.Token, scopes []string, prm *ResourceMeta, as *ServerMeta) error {
 	t := &Token{AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry,
 		Scope: scopes, Issuer: as.Issuer, Resource: prm.Resource, Obtained: m.now().UTC(), TokenURL: as.TokenEndpoint}
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {

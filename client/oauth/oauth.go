@@ -40,6 +40,11 @@ type Config struct {
 	ClientSecret      string
 	// ClientName is sent in Dynamic Client Registration.
 	ClientName string
+	// Grant is "client_credentials" for the client credentials extension
+	// (no browser: ClientID with ClientSecret or ClientKey); "" is the
+	// authorization code flow.
+	Grant     string
+	ClientKey *ClientKey
 
 	// Browser runs the user's part of the authorization code flow; nil
 	// means no login can happen here (only stored tokens are used).

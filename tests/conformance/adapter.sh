@@ -251,6 +251,13 @@ auth/*)
 	auth/pre-registration)
 		extra=(--client-id "$(ctx .client_id)" --client-secret "$(ctx .client_secret)")
 		;;
+	auth/client-credentials-basic)
+		extra=(--grant client-credentials --client-id "$(ctx .client_id)" --client-secret "$(ctx .client_secret)")
+		;;
+	auth/client-credentials-jwt)
+		ctx .private_key_pem >"$state/key.pem" || exit 1
+		extra=(--grant client-credentials --client-id "$(ctx .client_id)" --client-key "$state/key.pem" --client-key-alg "$(ctx .signing_algorithm)")
+		;;
 	esac
 	mcp --trace "${extra[@]}" tools call test-tool
 	;;
