@@ -92,6 +92,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 		Action:         unknownCommand,
+		Metadata:       map[string]any{configKey: newConfigLoader(ios.ErrOut)},
 		Commands: []*cli.Command{
 			discoverCommand(ios),
 			pingCommand(ios),
@@ -104,6 +105,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			tasksCommand(ios),
 			listenCommand(ios),
 			resumeCommand(ios),
+			configCommand(ios),
 		},
 	}
 	setUsageHandlers(app.Commands)
@@ -124,6 +126,10 @@ const exitCodeHelp = `EXIT CODES:
 func setUsageHandlers(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
+		// urfave would give every command a "help" subcommand (alias "h"),
+		// which swallows an argument spelled so: `config add h …` or
+		// `tools call help` showed help. `mcpctl help COMMAND` is ours.
+		c.HideHelpCommand = true
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			c.Action = unknownCommand
 		}
@@ -183,6 +189,7 @@ const (
 
 func globalFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.StringFlag{Name: "server", Aliases: []string{"s"}, Usage: "use the configured server `NAME` (mcpctl config list), or FILE:NAME from one file (or set MCPCTL_SERVER)", Category: catServer},
 		&cli.StringFlag{Name: "url", Usage: "the server's Streamable HTTP endpoint `URL` (or set MCPCTL_URL)", Category: catServer},
 		&cli.StringFlag{Name: "stdio", Usage: "run the server as a subprocess: `'CMD ARGS…'`, split like a shell (or set MCPCTL_STDIO)", Category: catServer},
 		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},
