@@ -82,10 +82,12 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			"the first contact probes the server's era and remembers it.\n" +
 			"Results are JSON when piped and human-readable on a terminal; --jq filters them.\n\n" +
 			exitCodeHelp,
-		Reader:                    ios.In,
-		Writer:                    ios.Out,
-		ErrWriter:                 ios.ErrOut,
-		Flags:                     globalFlags(),
+		Reader:    ios.In,
+		Writer:    ios.Out,
+		ErrWriter: ios.ErrOut,
+		// urfave adds --help only to apps without a help command of their
+		// own, which mcpctl has (for the topics).
+		Flags:                     append(globalFlags(), cli.HelpFlag),
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
 		// urfave would call os.Exit itself; exit codes are ours to map.
@@ -106,22 +108,19 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			listenCommand(ios),
 			resumeCommand(ios),
 			configCommand(ios),
+			completionCommand(ios),
+			manCommand(ios),
+			helpCommand(ios),
+			shellCompleteCommand(ios),
 		},
 	}
 	setUsageHandlers(app.Commands)
+	helpTemplates(app)
 	return app
 }
 
-const exitCodeHelp = `EXIT CODES:
-   0    success
-   1    the tool answered isError: true, or its task was cancelled
-   2    usage error (flags, request items, arguments that fail the tool's schema, --jq, an unknown tool)
-   3    connection or transport failure (spawn, refused, server died, timeout, protocol violation,
-        no answer to the era probe nor to initialize)
-   4    the server answered a JSON-RPC error
-   5    authentication or authorization failure
-   6    the server needs input that could not be given (a continuation is printed on stdout)
-   130  interrupted (a task keeps running unless --cancel-on-interrupt)`
+// exitCodeHelp ends the app's description: scripts are written from --help.
+var exitCodeHelp = "EXIT CODES:\n" + exitCodesHelp()
 
 func setUsageHandlers(cmds []*cli.Command) {
 	for _, c := range cmds {
@@ -160,6 +159,10 @@ func helpName(c *cli.Context) string {
 // arguments it shows help, otherwise it names the unknown command.
 func unknownCommand(c *cli.Context) error {
 	if c.Args().Len() == 0 {
+		if c.Command == nil || c.Command.Name == c.App.Name {
+			// The root: its template is the app's, which wants the app.
+			return cli.ShowAppHelp(c)
+		}
 		return cli.ShowSubcommandHelp(c)
 	}
 	var names []string
@@ -168,7 +171,7 @@ func unknownCommand(c *cli.Context) error {
 		cmds = c.Command.Subcommands
 	}
 	for _, cmd := range cmds {
-		if !cmd.Hidden && cmd.Name != "help" {
+		if !cmd.Hidden {
 			names = append(names, cmd.Name)
 		}
 	}
