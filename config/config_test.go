@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -349,5 +350,31 @@ func TestEnvFile(t *testing.T) {
 	ep, err := s.Resolve(env(map[string]string{"D": dir}))
 	if err != nil || !reflect.DeepEqual(ep.Env, []KV{{"A", "1"}, {"B", "two words"}, {"C", "3"}}) {
 		t.Errorf("env = %+v, %v", ep, err)
+	}
+}
+
+func TestTopLevel(t *testing.T) {
+	doc := `// JSONC
+	{"history": [{"display": "a } ] \" { [ // not a comment"}, 1, -2.5e3, true, null],
+	 /* block */ "mcpServers": {"a": {"command": "x", /* c */ "args": ["y",]},},
+	 "n": 12, "s": "x", "projects": {}, }`
+	o, ok := topLevel([]byte(doc), "mcpServers", "projects", "missing")
+	if !ok {
+		t.Fatal("topLevel refused a valid JSONC document")
+	}
+	if !reflect.DeepEqual(o.keys, []string{"mcpServers", "projects"}) {
+		t.Errorf("keys = %v", o.keys)
+	}
+	var servers map[string]struct {
+		Command string
+		Args    []string
+	}
+	if err := json.Unmarshal(o.get("mcpServers"), &servers); err != nil || servers["a"].Command != "x" || servers["a"].Args[0] != "y" {
+		t.Errorf("mcpServers = %s (%v)", o.get("mcpServers"), err)
+	}
+	for _, bad := range []string{`[1]`, `{"a": 1 x}`, `{"a": [1}`, `{"a": "open`, `{"a" 1}`, `{"a": 1} trailing`} {
+		if _, ok := topLevel([]byte(bad), "a"); ok {
+			t.Errorf("topLevel(%q) accepted it", bad)
+		}
 	}
 }

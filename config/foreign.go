@@ -32,10 +32,15 @@ type foreignFile struct {
 // parseForeign reads a JSON file of the given format. cwd selects the
 // local-scope servers of ~/.claude.json.
 func parseForeign(src Source, data []byte, cwd string) (*foreignFile, error) {
-	clean := stripJSONC(data)
-	top, err := orderedObject(clean)
-	if err != nil {
-		return nil, jsonSyntaxError(src.File, clean, err)
+	top, ok := topLevel(data, "mcpServers", "servers", "inputs", "projects")
+	if !ok {
+		// Not plain enough for the quick scan: parse it all, which also
+		// locates any error.
+		clean := stripJSONC(data)
+		var err error
+		if top, err = orderedObject(clean); err != nil {
+			return nil, jsonSyntaxError(src.File, clean, err)
+		}
 	}
 	out := &foreignFile{}
 	workspace := ""
@@ -237,6 +242,127 @@ func orderedObject(data []byte) (*object, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// topLevel splits a JSON (or JSONC) object into its top-level members and
+// keeps the wanted ones, comments blanked out. It only counts brackets and
+// skips strings, so a large file (~/.claude.json keeps Claude Code's
+// history, megabytes of it) costs a scan, not a parse: completion reads
+// these files at every TAB. It reports false for anything it is not sure
+// of; the caller then parses the file properly.
+func topLevel(data []byte, wanted ...string) (*object, bool) {
+	o := &object{vals: map[string]json.RawMessage{}}
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return nil, false
+	}
+	i++
+	for {
+		i = skipSpace(data, i)
+		if i < len(data) && data[i] == '}' {
+			return o, skipSpace(data, i+1) == len(data)
+		}
+		if i >= len(data) || data[i] != '"' {
+			return nil, false
+		}
+		end := skipString(data, i)
+		var key string
+		if end < 0 || json.Unmarshal(data[i:end], &key) != nil {
+			return nil, false
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return nil, false
+		}
+		start := skipSpace(data, i+1)
+		i = skipValue(data, start)
+		if i < 0 {
+			return nil, false
+		}
+		if contains(wanted, key) {
+			if _, dup := o.vals[key]; !dup {
+				o.keys = append(o.keys, key)
+			}
+			o.vals[key] = stripJSONC(data[start:i])
+		}
+		i = skipSpace(data, i)
+		if i < len(data) && data[i] == ',' {
+			i++
+		}
+	}
+}
+
+// skipSpace skips white space and comments.
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch {
+		case data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r':
+			i++
+		case data[i] == '/' && i+1 < len(data) && data[i+1] == '/':
+			for i < len(data) && data[i] != '\n' {
+				i++
+			}
+		case data[i] == '/' && i+1 < len(data) && data[i+1] == '*':
+			end := bytes.Index(data[i+2:], []byte("*/"))
+			if end < 0 {
+				return len(data)
+			}
+			i += 2 + end + 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the index after the string that starts at i, or -1.
+func skipString(data []byte, i int) int {
+	for j := i + 1; j < len(data); j++ {
+		switch data[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipValue returns the index after the value that starts at i, or -1.
+func skipValue(data []byte, i int) int {
+	depth := 0
+	for i < len(data) {
+		switch c := data[i]; {
+		case c == '"':
+			if i = skipString(data, i); i < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return i
+			}
+			continue
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return i
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		case c == '/' && i+1 < len(data) && (data[i+1] == '/' || data[i+1] == '*'):
+			i = skipSpace(data, i)
+			continue
+		case depth == 0 && (c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return i
+		}
+		i++
+	}
+	if depth == 0 {
+		return i
+	}
+	return -1
 }
 
 // stripJSONC blanks out // and /* */ comments and trailing commas, keeping
