@@ -175,6 +175,9 @@ func unknownCommand(c *cli.Context) error {
 			names = append(names, cmd.Name)
 		}
 	}
+	if root := c.Command == nil || c.Command.Name == c.App.Name; root && isServerName(c.Args().First()) {
+		return usagef("%q is a configured server: name a command after it, e.g. 'mcpctl %s tools list'", c.Args().First(), c.Args().First())
+	}
 	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))
 	if s := client.Closest(c.Args().First(), names, 2); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"

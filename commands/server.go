@@ -19,7 +19,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/google/shlex"
@@ -363,9 +362,13 @@ func validDefault(flag, value string) bool {
 	return true
 }
 
-// serverNames lists every configured name, sorted, for completion.
-func serverNames(set *config.Set) []string {
-	names := set.Names()
-	sort.Strings(names)
-	return names
+// isServerName reports whether name is configured, for a hint; the config
+// is read quietly, and a broken one makes it false.
+func isServerName(name string) bool {
+	set, err := newConfigLoader(nil).load(true)
+	if err != nil {
+		return false
+	}
+	_, err = set.Lookup(name)
+	return err == nil
 }

@@ -164,48 +164,30 @@ func WriteFileAtomic(file string, data []byte) error {
 	return os.Rename(tmp.Name(), file)
 }
 
-// serverNode renders an entry in mcpctl's format, keys in a fixed order.
+// serverNode renders an entry in mcpctl's format, keys in a fixed order
+// and empty ones left out.
 func serverNode(s *Server) *yaml.Node {
-	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	add := func(k string, v *yaml.Node) { m.Content = append(m.Content, str(k), v) }
-	if s.Description != "" {
-		add("description", str(s.Description))
-	}
+	typ, timeout := "", ""
 	if s.Type == "sse" {
-		add("type", str("sse"))
-	}
-	if s.URL != "" {
-		add("url", str(s.URL))
-	}
-	if len(s.Headers) > 0 {
-		add("headers", kvNode(s.Headers))
-	}
-	if len(s.Auth) > 0 {
-		add("auth", kvNode(s.Auth))
-	}
-	if s.Command != "" {
-		add("command", str(s.Command))
-	}
-	if len(s.Args) > 0 {
-		add("args", listNode(s.Args))
-	}
-	if len(s.Env) > 0 {
-		add("env", kvNode(s.Env))
-	}
-	if s.EnvFile != "" {
-		add("envFile", str(s.EnvFile))
-	}
-	if s.Cwd != "" {
-		add("cwd", str(s.Cwd))
-	}
-	if s.ProtocolVersion != "" {
-		add("protocolVersion", str(s.ProtocolVersion))
+		typ = "sse" // the others follow from url or command
 	}
 	if s.Timeout > 0 {
-		add("timeout", str(FormatDuration(s.Timeout)))
+		timeout = FormatDuration(s.Timeout)
 	}
-	if len(s.Roots) > 0 {
-		add("roots", listNode(s.Roots))
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, f := range []struct {
+		key string
+		val *yaml.Node
+	}{
+		{"description", optStr(s.Description)}, {"type", optStr(typ)}, {"url", optStr(s.URL)},
+		{"headers", kvNode(s.Headers)}, {"auth", kvNode(s.Auth)},
+		{"command", optStr(s.Command)}, {"args", listNode(s.Args)}, {"env", kvNode(s.Env)},
+		{"envFile", optStr(s.EnvFile)}, {"cwd", optStr(s.Cwd)},
+		{"protocolVersion", optStr(s.ProtocolVersion)}, {"timeout", optStr(timeout)}, {"roots", listNode(s.Roots)},
+	} {
+		if f.val != nil {
+			m.Content = append(m.Content, str(f.key), f.val)
+		}
 	}
 	return m
 }
@@ -223,7 +205,18 @@ func FormatDuration(d time.Duration) string {
 
 func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 
+// optStr, kvNode and listNode return nil for nothing to write.
+func optStr(s string) *yaml.Node {
+	if s == "" {
+		return nil
+	}
+	return str(s)
+}
+
 func kvNode(kvs []KV) *yaml.Node {
+	if len(kvs) == 0 {
+		return nil
+	}
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, kv := range kvs {
 		m.Content = append(m.Content, str(kv.Key), str(kv.Value))
@@ -234,6 +227,9 @@ func kvNode(kvs []KV) *yaml.Node {
 // listNode writes short lists of words on one line ([-y, server]), as
 // people write args by hand.
 func listNode(items []string) *yaml.Node {
+	if len(items) == 0 {
+		return nil
+	}
 	l := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Style: yaml.FlowStyle}
 	for _, it := range items {
 		l.Content = append(l.Content, str(it))
