@@ -75,7 +75,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		Name:    "mcpctl",
 		Usage:   "a scriptable command-line client for the Model Context Protocol",
 		Version: version(),
-		UsageText: "mcpctl [--url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
+		UsageText: "mcpctl [-s NAME | --url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
 			"mcpctl --stdio 'my-server' tools call weather_current location=SF",
 		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP, and the legacy\n" +
 			"revisions " + strings.Join(client.LegacyVersions, ", ") + " (initialize handshake, also over HTTP+SSE):\n" +
