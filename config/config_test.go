@@ -378,3 +378,38 @@ func TestTopLevel(t *testing.T) {
 		}
 	}
 }
+
+// Load releases a mapped file right after parsing it: nothing parsed may
+// point into the file's bytes.
+func TestForeignOwnsItsData(t *testing.T) {
+	for _, doc := range []string{
+		`{"mcpServers": {"a": {"command": "x", "args": ["y"], "env": {"K": "v"}}}}`,
+		`// with comments and a trailing comma
+		{"mcpServers": {"a": {"command": "x", /* c */ "args": ["y"], "env": {"K": "v"},}}}`,
+	} {
+		data := []byte(doc)
+		f, err := parseForeign(Source{Format: FormatProject, File: "p.json"}, data, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range data {
+			data[i] = 'Z'
+		}
+		s := f.servers[0]
+		if s.Name != "a" || s.Command != "x" || s.Args[0] != "y" || s.Env[0] != (KV{"K", "v"}) {
+			t.Errorf("after the bytes changed: %+v", s)
+		}
+	}
+}
+
+func TestReadLarge(t *testing.T) {
+	file := filepath.Join(t.TempDir(), ".claude.json")
+	big := `{"history": "` + strings.Repeat("x", 300<<10) + `", "mcpServers": {"m": {"command": "srv"}}}`
+	if err := os.WriteFile(file, []byte(big), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set := mustLoad(t, Options{Foreign: true, Home: filepath.Dir(file)})
+	if s, err := set.Lookup("m"); err != nil || s.Command != "srv" {
+		t.Errorf("m = %+v, %v", s, err)
+	}
+}

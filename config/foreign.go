@@ -34,8 +34,7 @@ type foreignFile struct {
 func parseForeign(src Source, data []byte, cwd string) (*foreignFile, error) {
 	top, ok := topLevel(data, "mcpServers", "servers", "inputs", "projects")
 	if !ok {
-		// Not plain enough for the quick scan: parse it all, which also
-		// locates any error.
+		// The quick scan gave up: parse it all, which locates the error.
 		clean := stripJSONC(data)
 		var err error
 		if top, err = orderedObject(clean); err != nil {

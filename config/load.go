@@ -64,7 +64,7 @@ func Load(o Options) (*Set, error) {
 		return set, nil
 	}
 	for _, src := range o.foreignFiles() {
-		data, err := os.ReadFile(src.File)
+		data, release, err := readLarge(src.File)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -72,7 +72,10 @@ func Load(o Options) (*Set, error) {
 			set.Warnings = append(set.Warnings, Warning{File: src.File, Msg: "not read: " + err.Error()})
 			continue
 		}
+		// Nothing parseForeign returns points into data: the values it
+		// keeps are copies (stripJSONC), strings are decoded.
 		f, err := parseForeign(src, data, o.Cwd)
+		release()
 		if err != nil {
 			set.Warnings = append(set.Warnings, Warning{File: src.File, Msg: "not read: " + err.Error()})
 			continue
