@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +142,52 @@ func TestCacheParams(t *testing.T) {
 		if ok != tc.ok || key != tc.key {
 			t.Errorf("cacheParams(%s, %s) = %q, %v; want %q, %v", tc.method, tc.params, key, ok, tc.key, tc.ok)
 		}
+	}
+}
+
+func TestCachedItems(t *testing.T) {
+	now := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+	c := &Cache{Dir: t.TempDir(), Version: "v1", Now: func() time.Time { return now }}
+	srv := "stdio:srv"
+	put := func(version, params, result string, cred string) {
+		t.Helper()
+		k := CacheKey{Server: srv, Version: version, Method: "tools/list", Params: params, Credential: cred}
+		if err := c.Put(k, json.RawMessage(result)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names := func(items []json.RawMessage) string {
+		var out []string
+		for _, it := range items {
+			var tool struct{ Name string }
+			_ = json.Unmarshal(it, &tool)
+			out = append(out, tool.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	if got := c.CachedItems(srv, "", "tools/list", "tools"); got != nil {
+		t.Fatalf("empty cache: %v", got)
+	}
+	// Two pages stored by a legacy era (with --cache-ttl), long expired:
+	// completion still reads them.
+	put("2025-06-18", `{}`, `{"tools":[{"name":"a"}],"nextCursor":"p2","ttlMs":1}`, "")
+	put("2025-06-18", `{"cursor":"p2"}`, `{"tools":[{"name":"b"}],"ttlMs":1}`, "")
+	now = now.Add(time.Hour)
+	if got := names(c.CachedItems(srv, "", "tools/list", "tools")); got != "a,b" {
+		t.Errorf("pages = %q", got)
+	}
+	// A newer version's entry is preferred; a private one needs its credential.
+	put(LatestVersion, `{}`, `{"tools":[{"name":"secret"}],"ttlMs":1000,"cacheScope":"private"}`, "cred1")
+	if got := names(c.CachedItems(srv, "cred1", "tools/list", "tools")); got != "secret" {
+		t.Errorf("private = %q", got)
+	}
+	if got := names(c.CachedItems(srv, "cred2", "tools/list", "tools")); got != "a,b" {
+		t.Errorf("other credential = %q", got)
+	}
+	// A cursor that loops ends the walk.
+	put(LatestVersion, `{}`, `{"tools":[{"name":"x"}],"nextCursor":"x","ttlMs":1000}`, "")
+	put(LatestVersion, `{"cursor":"x"}`, `{"tools":[{"name":"y"}],"nextCursor":"x","ttlMs":1000}`, "")
+	if got := names(c.CachedItems(srv, "", "tools/list", "tools")); got != "x,y" {
+		t.Errorf("loop = %q", got)
 	}
 }

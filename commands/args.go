@@ -15,6 +15,11 @@ import (
 //
 // Unknown flags stay with the command, where urfave reports them. A "--"
 // written by the user ends flag processing as usual.
+//
+// A word before the command that is not a command itself names a
+// configured server when a command follows it: `mcpctl weather tools
+// list` is `mcpctl --server weather tools list`. Commands win: a server
+// named like one (or any name, alongside -s) needs -s.
 func normalizeArgs(app *cli.App, args []string) []string {
 	if len(args) == 0 {
 		return args
@@ -47,6 +52,10 @@ func normalizeArgs(app *cli.App, args []string) []string {
 				local = append(local, args[i+1])
 				i++
 			}
+			continue
+		}
+		if len(path) == 0 && len(positional) == 0 && findCommand(subs, a) == nil && bareServer(app, args[i+1:], args) {
+			front = append(front, "--server", a)
 			continue
 		}
 		if len(positional) == 0 {
@@ -97,4 +106,33 @@ func flagArity(flags []cli.Flag) map[string]bool {
 		}
 	}
 	return m
+}
+
+// bareServer reports whether a word in front of rest is a server name:
+// the next word that is not a flag is a command, and no -s/--server is
+// given.
+func bareServer(app *cli.App, rest, all []string) bool {
+	for _, a := range all {
+		if a == "--" {
+			break
+		}
+		if name, _ := flagName(a); len(a) > 1 && a[0] == '-' && (name == "s" || name == "server") {
+			return false
+		}
+	}
+	globals := flagArity(app.Flags)
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			return false
+		case len(a) > 1 && a[0] == '-':
+			if name, inline := flagName(a); globals[name] && !inline {
+				i++
+			}
+		default:
+			return findCommand(app.Commands, a) != nil
+		}
+	}
+	return false
 }

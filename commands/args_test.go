@@ -46,6 +46,11 @@ func TestNormalizeArgs(t *testing.T) {
 		{"command words after a positional are positional", "tools|call|list|call", "tools|call|--|list|call"},
 		{"unknown command is positional", "bogus|--url|u", "--url|u|--|bogus"},
 		{"aliased global value flag at the end", "tools|list|--url", "--url|tools|list"},
+		{"bare server name before a command", "weather|tools|list", "--server|weather|tools|list"},
+		{"bare server name after global flags", "-o|json|weather|tools|call|x", "-o|json|--server|weather|tools|call|--|x"},
+		{"flags between a bare name and its command", "weather|--timeout|5s|discover", "--server|weather|--timeout|5s|discover"},
+		{"a bare name alongside -s is no server", "-s|a|weather|tools|list", "-s|a|--|weather|tools|list"},
+		{"a bare name needs a command after it", "weather|list", "--|weather|list"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -19,10 +19,7 @@ func authCommand(ios *output.IOStreams) *cli.Command {
 		Description: "Servers behind OAuth answer 401 until you log in. Any command logs in when that happens\n" +
 			"(in a browser: $BROWSER, else the platform's opener at a terminal; --no-browser to paste the\n" +
 			"redirect instead); 'auth login' does it up front. Tokens are kept per server and issuer in\n" +
-			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire. Examples:\n" +
-			"   mcpctl --url https://mcp.example.com/mcp auth login\n" +
-			"   mcpctl --url https://mcp.example.com/mcp tools list        # no flags needed any more\n" +
-			"   curl -H \"Authorization: Bearer $(mcpctl --url https://mcp.example.com/mcp auth token)\" …",
+			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire; later commands need no flags.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "login",

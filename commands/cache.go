@@ -46,14 +46,20 @@ func openCache() (*client.Cache, error) {
 }
 
 // serverID names the server in cache keys: its URL, or everything that
-// decides which stdio process runs.
+// decides which stdio process runs. The values of extra environment
+// variables are hashed: they are often API keys (from --env or a config
+// file's env), and the ID is written into cache entries and continuations.
 func serverID(url string, argv, env []string, dir string) string {
 	if url != "" {
 		return url
 	}
 	parts := []string{"stdio:" + shellJoin(argv)}
 	if len(env) > 0 {
-		extra := append([]string(nil), env...)
+		extra := make([]string, len(env))
+		for i, kv := range env {
+			k, v, _ := strings.Cut(kv, "=")
+			extra[i] = k + "=" + client.HashCredential(v)[:12]
+		}
 		sort.Strings(extra)
 		parts = append(parts, "env:"+strings.Join(extra, "\x00"))
 	}

@@ -14,10 +14,9 @@ func completeCommand(ios *output.IOStreams) *cli.Command {
 		Name:      "complete",
 		Usage:     "complete a prompt or resource-template argument (completion/complete)",
 		ArgsUsage: "(--prompt NAME | --template URI) ARG=PARTIAL",
-		Description: "Examples:\n" +
-			"   mcpctl complete --prompt weather_report location=Sa\n" +
-			"   mcpctl complete --template 'demo://weather/{location}' location=Ber\n" +
-			"--context k=v passes arguments already chosen (repeatable).",
+		Description: "Asks the server for the values an argument of a prompt, or a variable of a resource\n" +
+			"template, may take, given what is typed so far. --context k=v passes arguments already\n" +
+			"chosen (repeatable).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "prompt", Usage: "complete an argument of prompt `NAME`"},
 			&cli.StringFlag{Name: "template", Usage: "complete a variable of resource template `URI`"},

@@ -25,6 +25,7 @@ const continuationKind = "mcpctl.continuation/v1"
 type continuation struct {
 	Kind            string          `json:"kind"`
 	Server          string          `json:"server"`
+	ServerName      string          `json:"serverName,omitempty"` // a configured server, found again by name
 	URL             string          `json:"url,omitempty"`
 	Stdio           string          `json:"stdio,omitempty"`
 	Env             []string        `json:"env,omitempty"`
@@ -76,7 +77,7 @@ func (s *session) newContinuation(ire *client.InputRequiredError) (json.RawMessa
 		reqs.set(r.Key, o.raw())
 	}
 	k := &continuation{
-		Kind: continuationKind, Server: s.serverID, URL: s.conn.url, Stdio: s.conn.stdio, Env: s.conn.env, Cwd: s.conn.cwd,
+		Kind: continuationKind, Server: s.serverID, ServerName: s.conn.name, URL: s.conn.url, Stdio: s.conn.stdio, Env: s.conn.env, Cwd: s.conn.cwd,
 		ProtocolVersion: s.client.Version(), Method: ire.Method, Params: ire.Params, InputRequests: reqs.raw(),
 		RequestState: ire.RequestState, TaskID: ire.TaskID, Round: ire.Round, Reason: ire.Reason,
 	}

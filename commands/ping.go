@@ -8,11 +8,10 @@ import (
 
 func pingCommand(ios *output.IOStreams) *cli.Command {
 	return &cli.Command{
-		Name:      "ping",
-		Usage:     "check that the server answers (ping; server/discover on modern servers, which have no ping)",
-		ArgsUsage: " ",
-		Description: "Prints the server's answer ({}) and exits 0 when it answers. Example:\n" +
-			"   mcpctl --stdio 'npx -y @modelcontextprotocol/server-everything' ping",
+		Name:        "ping",
+		Usage:       "check that the server answers (ping; server/discover on modern servers, which have no ping)",
+		ArgsUsage:   " ",
+		Description: "Prints the server's answer ({}) and exits 0 when it answers.",
 		Action: withSession(ios, func(c *cli.Context, s *session) error {
 			if err := needArgs(c, 0, 0, ""); err != nil {
 				return err

@@ -14,10 +14,8 @@ func resumeCommand(ios *output.IOStreams) *cli.Command {
 		Usage:     "finish a call that stopped for input (exit 6), from its continuation document",
 		ArgsUsage: "CONTINUATION-FILE|-",
 		Description: "When input cannot be given (no terminal, no --answer), mcpctl exits 6 and prints a\n" +
-			"continuation document on stdout. Answer it later:\n" +
-			"   mcpctl tools call signup_form > pending.json    # exit 6\n" +
-			"   mcpctl resume pending.json --answer form.name=Ada --answer form.email=ada@example.com\n" +
-			"The server is reached as the document says unless --url/--stdio name one, which must\n" +
+			"continuation document on stdout; answer it later with resume (see the examples).\n" +
+			"The server is reached as the document says unless --url/--stdio/-s name one, which must\n" +
 			"be the same server. Documents are sealed: an edited one is refused.",
 		Action: func(c *cli.Context) error {
 			if err := needArgs(c, 1, 1, "CONTINUATION-FILE|- [--answers FILE | --answer KEY.FIELD=VALUE…]"); err != nil {
@@ -37,7 +35,7 @@ func resumeCommand(ios *output.IOStreams) *cli.Command {
 			if err != nil {
 				return err
 			}
-			s, err := newSessionFor(c, ios, &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd})
+			s, err := newSessionFor(c, ios, &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd, name: k.ServerName})
 			if err != nil {
 				return err
 			}

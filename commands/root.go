@@ -75,23 +75,26 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		Name:    "mcpctl",
 		Usage:   "a scriptable command-line client for the Model Context Protocol",
 		Version: version(),
-		UsageText: "mcpctl [--url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
+		UsageText: "mcpctl [-s NAME | --url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
 			"mcpctl --stdio 'my-server' tools call weather_current location=SF",
 		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP, and the legacy\n" +
 			"revisions " + strings.Join(client.LegacyVersions, ", ") + " (initialize handshake, also over HTTP+SSE):\n" +
 			"the first contact probes the server's era and remembers it.\n" +
 			"Results are JSON when piped and human-readable on a terminal; --jq filters them.\n\n" +
 			exitCodeHelp,
-		Reader:                    ios.In,
-		Writer:                    ios.Out,
-		ErrWriter:                 ios.ErrOut,
-		Flags:                     globalFlags(),
+		Reader:    ios.In,
+		Writer:    ios.Out,
+		ErrWriter: ios.ErrOut,
+		// urfave adds --help only to apps without a help command of their
+		// own, which mcpctl has (for the topics).
+		Flags:                     append(globalFlags(), cli.HelpFlag),
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
 		// urfave would call os.Exit itself; exit codes are ours to map.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 		Action:         unknownCommand,
+		Metadata:       map[string]any{configKey: newConfigLoader(ios.ErrOut)},
 		Commands: []*cli.Command{
 			discoverCommand(ios),
 			pingCommand(ios),
@@ -105,26 +108,28 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			listenCommand(ios),
 			resumeCommand(ios),
 			authCommand(ios),
+			configCommand(ios),
+			completionCommand(ios),
+			manCommand(ios),
+			helpCommand(ios),
+			shellCompleteCommand(ios),
 		},
 	}
 	setUsageHandlers(app.Commands)
+	helpTemplates(app)
 	return app
 }
 
-const exitCodeHelp = `EXIT CODES:
-   0    success
-   1    the tool answered isError: true, or its task was cancelled
-   2    usage error (flags, request items, arguments that fail the tool's schema, --jq, an unknown tool)
-   3    connection or transport failure (spawn, refused, server died, timeout, protocol violation,
-        no answer to the era probe nor to initialize)
-   4    the server answered a JSON-RPC error
-   5    authentication or authorization failure
-   6    the server needs input that could not be given (a continuation is printed on stdout)
-   130  interrupted (a task keeps running unless --cancel-on-interrupt)`
+// exitCodeHelp ends the app's description: scripts are written from --help.
+var exitCodeHelp = "EXIT CODES:\n" + exitCodesHelp()
 
 func setUsageHandlers(cmds []*cli.Command) {
 	for _, c := range cmds {
 		c.OnUsageError = onUsageError
+		// urfave would give every command a "help" subcommand (alias "h"),
+		// which swallows an argument spelled so: `config add h …` or
+		// `tools call help` showed help. `mcpctl help COMMAND` is ours.
+		c.HideHelpCommand = true
 		if len(c.Subcommands) > 0 && c.Action == nil {
 			c.Action = unknownCommand
 		}
@@ -155,6 +160,10 @@ func helpName(c *cli.Context) string {
 // arguments it shows help, otherwise it names the unknown command.
 func unknownCommand(c *cli.Context) error {
 	if c.Args().Len() == 0 {
+		if c.Command == nil || c.Command.Name == c.App.Name {
+			// The root: its template is the app's, which wants the app.
+			return cli.ShowAppHelp(c)
+		}
 		return cli.ShowSubcommandHelp(c)
 	}
 	var names []string
@@ -163,9 +172,12 @@ func unknownCommand(c *cli.Context) error {
 		cmds = c.Command.Subcommands
 	}
 	for _, cmd := range cmds {
-		if !cmd.Hidden && cmd.Name != "help" {
+		if !cmd.Hidden {
 			names = append(names, cmd.Name)
 		}
+	}
+	if root := c.Command == nil || c.Command.Name == c.App.Name; root && isServerName(c.Args().First()) {
+		return usagef("%q is a configured server: name a command after it, e.g. 'mcpctl %s tools list'", c.Args().First(), c.Args().First())
 	}
 	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))
 	if s := client.Closest(c.Args().First(), names, 2); len(s) > 0 {
@@ -184,6 +196,7 @@ const (
 
 func globalFlags() []cli.Flag {
 	return append([]cli.Flag{
+		&cli.StringFlag{Name: "server", Aliases: []string{"s"}, Usage: "use the configured server `NAME` (mcpctl config list), or FILE:NAME from one file (or set MCPCTL_SERVER)", Category: catServer},
 		&cli.StringFlag{Name: "url", Usage: "the server's Streamable HTTP endpoint `URL` (or set MCPCTL_URL)", Category: catServer},
 		&cli.StringFlag{Name: "stdio", Usage: "run the server as a subprocess: `'CMD ARGS…'`, split like a shell (or set MCPCTL_STDIO)", Category: catServer},
 		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -24,6 +25,11 @@ func isolate(t *testing.T) {
 		os.Unsetenv(k)
 	}
 	t.Setenv("MCPCTL_CACHE_DIR", t.TempDir())
+	// The user's own config (defaults, servers) must not reach the tests.
+	t.Setenv("MCPCTL_SERVER", "")
+	os.Unsetenv("MCPCTL_SERVER")
+	t.Setenv("MCPCTL_CONFIG", filepath.Join(t.TempDir(), "config.yaml"))
+	t.Setenv("HOME", t.TempDir())
 }
 
 type runResult struct {

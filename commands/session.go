@@ -9,7 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/google/shlex"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
@@ -22,6 +21,7 @@ import (
 type connInfo struct {
 	url, stdio, cwd string
 	env             []string
+	name            string // a configured server, found again by name
 }
 
 // session is what a command needs to do its work: a client for the chosen
@@ -37,7 +37,7 @@ type session struct {
 	target string // URL or command, for messages
 	closer []func()
 
-	fallback     *connInfo
+	ep           *endpoint
 	opts         client.Options
 	remake       func() (client.Transport, error)
 	serverID     string // cache key part
@@ -54,11 +54,22 @@ func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
 // newSessionFor is newSession, reaching the server through fallback when
 // no server flag or variable names one (resume uses the continuation's).
 func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*session, error) {
+	ch, err := choiceFromContext(c)
+	if err != nil {
+		return nil, err
+	}
+	ep, err := resolveEndpoint(ch, configsOf(c), fallback)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyServerSettings(c, ep); err != nil {
+		return nil, err
+	}
 	render, err := renderOptions(c, ios)
 	if err != nil {
 		return nil, err
 	}
-	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run"), fallback: fallback}
+	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run"), ep: ep}
 	input, err := readInputConfig(c, ios)
 	if err != nil {
 		return nil, err
@@ -193,7 +204,11 @@ func (s *session) Close() {
 	}
 }
 
+// renderOptions reads the output flags (with the config's defaults).
 func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error) {
+	if err := applyDefaults(c); err != nil {
+		return output.Options{}, err
+	}
 	format, err := output.ParseFormat(c.String("output"))
 	if err != nil {
 		return output.Options{}, usagef("%v", err)
@@ -216,31 +231,10 @@ func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error
 	return opts, nil
 }
 
-// serverFlags returns --url and --stdio, falling back to MCPCTL_URL and
-// MCPCTL_STDIO only when neither flag is given, so that a flag always
-// beats the environment.
-func serverFlags(c *cli.Context) (url, stdio string) {
-	url, stdio = c.String("url"), c.String("stdio")
-	if url == "" && stdio == "" {
-		url, stdio = os.Getenv("MCPCTL_URL"), os.Getenv("MCPCTL_STDIO")
-	}
-	return url, stdio
-}
-
-const noServerHelp = "pass --url URL (Streamable HTTP) or --stdio 'CMD ARGS…' (a subprocess), or set MCPCTL_URL or MCPCTL_STDIO"
-
+// transport builds a transport to the resolved endpoint; listen calls it
+// again to reconnect.
 func (s *session) transport(c *cli.Context) (client.Transport, error) {
-	url, stdio := serverFlags(c)
-	env, cwd := c.StringSlice("env"), c.String("cwd")
-	if url == "" && stdio == "" && s.fallback != nil {
-		url, stdio, env, cwd = s.fallback.url, s.fallback.stdio, s.fallback.env, s.fallback.cwd
-	}
-	switch {
-	case url == "" && stdio == "":
-		return nil, usagef("no server given: %s", noServerHelp)
-	case url != "" && stdio != "":
-		return nil, usagef("both --url and --stdio given: pass only one")
-	}
+	ep := s.ep
 	var trace client.Tracer
 	if c.Bool("trace") {
 		trace = newTracer(s.ios.ErrOut)
@@ -249,19 +243,21 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if s.dryRun {
 		dry = func(r client.DryRunRequest) { printDryRun(s.ios.Out, r) }
 	}
-	header, err := parseHeaders(c.StringSlice("header"))
-	if err != nil {
-		return nil, err
-	}
-	if url != "" {
+	s.serverID = ep.serverID()
+	s.conn = connInfo{name: ep.name}
+	if ep.url != "" {
 		if c.Bool("insecure") {
 			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
-		mgr, err := s.authorization(c, url, header)
+		header := map[string][]string{}
+		for k, v := range ep.header {
+			header[k] = append([]string(nil), v...) // authorization() adds to it; a reconnect starts afresh
+		}
+		mgr, err := s.authorization(c, ep.url, header)
 		if err != nil {
 			return nil, err
 		}
-		opts := client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)}
+		opts := client.HTTPOptions{URL: ep.url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)}
 		if mgr != nil {
 			opts.Auth = mgr
 		}
@@ -269,24 +265,19 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
-		s.http, s.target, s.oauth = true, url, mgr
-		s.conn = connInfo{url: url}
-		s.serverID, s.credentialID = serverID(url, nil, nil, ""), credentialID(header)
+		s.http, s.target, s.oauth = true, ep.url, mgr
+		if ep.name == "" {
+			s.conn.url = ep.url
+		}
+		s.credentialID = credentialID(ep.header)
 		if mgr != nil {
 			// Private results are kept apart from those of other credentials
 			// (the token itself changes, and never reaches the disk).
-			s.credentialID = client.HashCredential("oauth", url)
+			s.credentialID = client.HashCredential("oauth", ep.url)
 		}
 		return t, nil
 	}
-	argv, err := shlex.Split(stdio)
-	if err != nil {
-		return nil, usagef("cannot split --stdio %q: %v", stdio, err)
-	}
-	if len(argv) == 0 {
-		return nil, usagef("--stdio is empty: %s", noServerHelp)
-	}
-	childenv, err := childEnv(env)
+	childenv, err := childEnv(ep.env)
 	if err != nil {
 		return nil, err
 	}
@@ -294,11 +285,14 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.target = stdio
-	s.serverID = serverID("", argv, env, cwd)
-	s.conn = connInfo{stdio: stdio, env: env, cwd: cwd}
+	s.target = ep.stdio
+	if ep.name == "" {
+		// A named server is found again by its name: its expanded
+		// variables (API keys) stay out of continuation documents.
+		s.conn = connInfo{stdio: ep.stdio, env: ep.env, cwd: ep.cwd}
+	}
 	return client.NewStdio(client.StdioOptions{
-		Command: argv, Env: childenv, Dir: cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
+		Command: ep.argv, Env: childenv, Dir: ep.cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
 	}), nil
 }
 

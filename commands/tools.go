@@ -60,19 +60,11 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 				}),
 			},
 			{
-				Name:      "call",
-				Usage:     "call a tool (tools/call)",
-				ArgsUsage: "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
-				Description: "Arguments (request items):\n" +
-					"   key=value        a string, typed from the tool's inputSchema (units=3 becomes 3 if the schema says integer)\n" +
-					"   key:=JSON        any JSON value, sent as written (n:=1.50, ok:=true, tags:='[\"a\"]')\n" +
-					"   key=@FILE        the file's text (key=@- reads stdin); key:=@FILE.json the file's JSON\n" +
-					"   a[b]=c a[0]=x    nested objects and array positions; tags[]=x appends\n" +
-					"   \\= \\: \\@ \\[      escape those characters in keys; a value \\@x is the literal @x\n" +
-					"--json gives a base object that items then modify. The arguments are validated against the\n" +
-					"tool's inputSchema before anything is sent (--no-validate sends them as given).\n" +
-					"Exit status 1 when the tool answers isError: true.",
-				Flags: []cli.Flag{jsonArgsFlag, noValidateFlag, &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit (follow it with 'mcpctl tasks wait')"}},
+				Name:        "call",
+				Usage:       "call a tool (tools/call)",
+				ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
+				Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
+				Flags:       []cli.Flag{jsonArgsFlag, noValidateFlag, &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit (follow it with 'mcpctl tasks wait')"}},
 				Action: withSession(ios, func(c *cli.Context, s *session) error {
 					if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 						return err

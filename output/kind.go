@@ -22,4 +22,7 @@ const (
 	// KindTasksList is mcpctl's record of the tasks it started:
 	// {"tasks":[{"taskId","server","status","createdAt",…}]}.
 	KindTasksList Kind = "tasks/list"
+	// KindConfigList is mcpctl's listing of the servers it can name:
+	// {"servers":[{"name","kind","target","source","format","file",…}]}.
+	KindConfigList Kind = "config/list"
 )

@@ -52,6 +52,12 @@ func buildTable(kind Kind, v *value) *table {
 				return []string{t.str("taskId"), t.str("status"), t.str("server"), t.str("createdAt")}
 			})
 		}
+	case KindConfigList:
+		if items, ok := v.array("servers"); ok {
+			return listTable(items, []string{"NAME", "KIND", "TARGET", "SOURCE"}, func(s *value) []string {
+				return []string{s.str("name"), s.str("kind"), s.str("target"), s.str("source")}
+			})
+		}
 	case KindComplete:
 		if items, ok := v.get("completion").array("values"); ok {
 			return listTable(items, []string{"VALUES"}, func(c *value) []string {

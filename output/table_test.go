@@ -50,6 +50,15 @@ func TestRenderTable(t *testing.T) {
 				"mem://b        b\n",
 		},
 		{
+			name: "configured servers",
+			kind: KindConfigList, tty: true, width: 80,
+			raw: `{"servers":[{"name":"weather","kind":"http","target":"https://w.example/mcp","source":"~/.config/mcpctl/config.yaml","format":"mcpctl"},` +
+				`{"name":"fs","kind":"stdio","target":"npx -y server-filesystem","source":"~/.cursor/mcp.json","format":"cursor"}]}`,
+			want: "NAME     KIND   TARGET                    SOURCE\n" +
+				"weather  http   https://w.example/mcp     ~/.config/mcpctl/config.yaml\n" +
+				"fs       stdio  npx -y server-filesystem  ~/.cursor/mcp.json\n",
+		},
+		{
 			name: "templates on a pipe keep empty cells",
 			kind: KindTemplatesList,
 			raw:  `{"resourceTemplates":[{"uriTemplate":"file:///{path}","name":"files"}]}`,

@@ -81,6 +81,8 @@ func writeText(t *textWriter, kind Kind, v *value) {
 		ok = textCacheList(t, v)
 	case KindTasksList:
 		ok = textTasksList(t, v)
+	case KindConfigList:
+		ok = textConfigList(t, v)
 	}
 	// A result that does not have the expected shape is still shown in full
 	// rather than half-rendered.
@@ -410,6 +412,24 @@ func textCacheList(t *textWriter, v *value) bool {
 		}
 		t.linef("%s %s  %s  (age %s, ttl %s, %s)", t.bold(t.one(e.str("method"))), t.one(e.get("params").display()),
 			t.one(e.str("server")), e.str("age"), e.str("ttl"), state)
+	}
+	return true
+}
+
+func textConfigList(t *textWriter, v *value) bool {
+	servers, ok := v.array("servers")
+	if !ok {
+		return false
+	}
+	if len(servers) == 0 {
+		t.linef("no servers configured; add one with 'mcpctl config add NAME --url URL' (or --stdio 'CMD ARGS…')")
+	}
+	for _, s := range servers {
+		line := fmt.Sprintf("%s  %s  %s  (%s)", t.bold(t.one(s.str("name"))), s.str("kind"), t.one(s.str("target")), t.one(s.str("source")))
+		if p := s.str("problem"); p != "" {
+			line += "  unusable: " + t.one(p)
+		}
+		t.linef("%s", line)
 	}
 	return true
 }

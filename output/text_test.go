@@ -240,3 +240,15 @@ func TestHumanSize(t *testing.T) {
 		}
 	}
 }
+
+func TestTextConfigList(t *testing.T) {
+	raw := `{"servers":[{"name":"w","kind":"http","target":"https://w/mcp","source":"~/c.yaml"},` +
+		`{"name":"b","kind":"stdio","target":"x","source":"~/c.yaml","problem":"has both url and command"}]}`
+	want := "w  http  https://w/mcp  (~/c.yaml)\nb  stdio  x  (~/c.yaml)  unusable: has both url and command\n"
+	if got := render(t, true, Options{Format: FormatText}, KindConfigList, raw); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if got := render(t, true, Options{Format: FormatText}, KindConfigList, `{"servers":[]}`); !strings.HasPrefix(got, "no servers configured; add one with 'mcpctl config add NAME --url URL'") {
+		t.Errorf("empty: %q", got)
+	}
+}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -106,5 +107,29 @@ func TestProperties(t *testing.T) {
 		if got := strings.Join(s.Properties(), ","); got != tc.want {
 			t.Errorf("%s: Properties = %q, want %q", tc.schema, got, tc.want)
 		}
+	}
+}
+
+func TestParams(t *testing.T) {
+	s, err := Compile(json.RawMessage(`{"type":"object","required":["location"],"properties":{
+		"location":{"type":"string","description":"City"},
+		"units":{"$ref":"#/$defs/units"},
+		"verbose":{"type":["boolean","null"]},
+		"count":{"type":"integer"},
+		"mode":{"const":"fast"}},
+		"$defs":{"units":{"enum":["metric","imperial",null]}}}`), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Params()
+	want := []Param{
+		{Name: "location", Spec: "=STRING", Required: true, Description: "City"},
+		{Name: "units", Spec: "=metric|imperial|null", Values: []string{"metric", "imperial", "null"}},
+		{Name: "verbose", Spec: "=true|false", Values: []string{"true", "false"}},
+		{Name: "count", Spec: "=INT"},
+		{Name: "mode", Spec: "=fast", Values: []string{"fast"}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Params:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -1,0 +1,474 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/shlex"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+func configCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:  "config",
+		Usage: "named servers: list, show, add, remove, import and edit them",
+		Description: "mcpctl's own servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/mcpctl/config.yaml\n" +
+			"(~/.config/mcpctl/config.yaml). The servers of Claude Desktop, Claude Code (~/.claude.json and\n" +
+			"the project's .mcp.json), VS Code (.vscode/mcp.json) and Cursor (~/.cursor/mcp.json) are read\n" +
+			"as they are. Use a server with -s NAME (or MCPCTL_SERVER, or a bare NAME before the command);\n" +
+			"-s FILE:NAME picks an entry from one file. See 'mcpctl help config'.",
+		Subcommands: []*cli.Command{
+			configListCommand(ios),
+			configShowCommand(ios),
+			configAddCommand(ios),
+			configRemoveCommand(ios),
+			configImportCommand(ios),
+			configEditCommand(ios),
+		},
+	}
+}
+
+func configListCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list every server mcpctl can name, and where each is defined",
+		ArgsUsage: " ",
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			render, err := renderOptions(c, ios)
+			if err != nil {
+				return err
+			}
+			set, err := configsOf(c).load(true)
+			if err != nil {
+				return err
+			}
+			return output.Render(c.Context, ios, render, output.KindConfigList, configListing(set))
+		},
+	}
+}
+
+func configListing(set *config.Set) json.RawMessage {
+	type entry struct {
+		Name        string `json:"name"`
+		Kind        string `json:"kind"`
+		Target      string `json:"target"`
+		Source      string `json:"source"`
+		Format      string `json:"format"`
+		File        string `json:"file"`
+		Project     string `json:"project,omitempty"`
+		Description string `json:"description,omitempty"`
+		Problem     string `json:"problem,omitempty"`
+	}
+	out := struct {
+		Servers []entry `json:"servers"`
+	}{Servers: []entry{}}
+	for _, s := range set.Servers {
+		out.Servers = append(out.Servers, entry{
+			Name: s.Name, Kind: s.Type, Target: serverTarget(s), Source: sourceName(s.Source),
+			Format: s.Source.Format, File: s.Source.File, Project: s.Source.Project,
+			Description: s.Description, Problem: s.Problem,
+		})
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+func serverTarget(s *config.Server) string {
+	if s.URL != "" {
+		return s.URL
+	}
+	return shellJoin(s.Argv())
+}
+
+// sourceName shows a source's file the short way: ~ for the home folder,
+// and the project a ~/.claude.json entry belongs to.
+func sourceName(src config.Source) string {
+	name := src.File
+	if home := homeDir(); home != "" {
+		if rel, err := filepath.Rel(home, src.File); err == nil && !strings.HasPrefix(rel, "..") {
+			name = filepath.Join("~", rel)
+		}
+	}
+	if src.Project != "" {
+		name += " (project " + src.Project + ")"
+	}
+	return name
+}
+
+func configShowCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "show",
+		Usage:     "show one server's entry as written (variables not expanded)",
+		ArgsUsage: "NAME|FILE:NAME",
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 1, 1, "NAME|FILE:NAME"); err != nil {
+				return err
+			}
+			render, err := renderOptions(c, ios)
+			if err != nil {
+				return err
+			}
+			srv, err := configsOf(c).lookup(c.Args().First())
+			if err != nil {
+				return err
+			}
+			if render.Format == output.FormatText && render.Query == nil {
+				render.Format = output.FormatYAML // an entry reads best the way it is written
+			}
+			if err := output.Render(c.Context, ios, render, output.KindGeneric, serverJSON(srv)); err != nil {
+				return err
+			}
+			if srv.Problem != "" {
+				fmt.Fprintln(ios.ErrOut, "mcpctl: warning: "+(&config.EntryError{Server: srv.Name, Where: srv.Source.File, Msg: srv.Problem}).Error())
+			}
+			return nil
+		},
+	}
+}
+
+// serverJSON is an entry as `config show` prints it.
+func serverJSON(s *config.Server) json.RawMessage {
+	o := newObject()
+	str := func(k, v string) {
+		if v != "" {
+			o.set(k, jsonString(v))
+		}
+	}
+	list := func(k string, vs []string) {
+		if len(vs) > 0 {
+			b, _ := json.Marshal(vs)
+			o.set(k, b)
+		}
+	}
+	kvs := func(k string, kvs []config.KV) {
+		if len(kvs) > 0 {
+			m := newObject()
+			for _, kv := range kvs {
+				m.set(kv.Key, jsonString(kv.Value))
+			}
+			o.set(k, m.raw())
+		}
+	}
+	str("name", s.Name)
+	src := newObject()
+	src.set("format", jsonString(s.Source.Format))
+	src.set("file", jsonString(s.Source.File))
+	if s.Source.Project != "" {
+		src.set("project", jsonString(s.Source.Project))
+	}
+	o.set("source", src.raw())
+	str("description", s.Description)
+	str("type", s.Type)
+	str("url", s.URL)
+	kvs("headers", s.Headers)
+	kvs("auth", s.Auth)
+	str("command", s.Command)
+	list("args", s.Args)
+	kvs("env", s.Env)
+	str("envFile", s.EnvFile)
+	str("cwd", s.Cwd)
+	str("protocolVersion", s.ProtocolVersion)
+	if s.Timeout > 0 {
+		str("timeout", config.FormatDuration(s.Timeout))
+	}
+	list("roots", s.Roots)
+	str("problem", s.Problem)
+	return o.raw()
+}
+
+func configAddCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "add",
+		Usage:     "add a server to mcpctl's config file",
+		ArgsUsage: "NAME (--url URL [-H 'Name: value']… | --stdio 'CMD ARGS…' [--env K=V]… [--cwd DIR])",
+		Description: "The server flags are the ones every command takes; --protocol-version, --timeout and --root\n" +
+			"are recorded too. Values are stored as given, so '${TOKEN}' (in single quotes) keeps a\n" +
+			"reference that is expanded from the environment each time the server is used.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "description", Usage: "a note about the server, shown by config show"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an entry of the same name"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 1, 1, "NAME (--url URL | --stdio 'CMD ARGS…')"); err != nil {
+				return err
+			}
+			name := c.Args().First()
+			if err := checkServerName(name); err != nil {
+				return err
+			}
+			srv, err := serverFromFlags(c, name)
+			if err != nil {
+				return err
+			}
+			return saveServers(c, ios, []*config.Server{srv}, c.Bool("force"), "added %s to %s")
+		},
+	}
+}
+
+// checkServerName refuses names that -s could not give back.
+func checkServerName(name string) error {
+	switch {
+	case name == "" || strings.HasPrefix(name, "-"):
+		return usagef("invalid server name %q: it must not be empty or start with -", name)
+	case strings.ContainsAny(name, ":/\\ \t\r\n"):
+		return usagef("invalid server name %q: use letters, digits, - and _ (no spaces, :, / or \\)", name)
+	}
+	return nil
+}
+
+// serverFromFlags builds an entry from the server flags on the command
+// line (never from MCPCTL_URL and friends: the entry records what was
+// typed).
+func serverFromFlags(c *cli.Context, name string) (*config.Server, error) {
+	s := &config.Server{Name: name, Description: c.String("description")}
+	url, stdio := c.String("url"), c.String("stdio")
+	switch {
+	case url != "" && stdio != "":
+		return nil, usagef("both --url and --stdio given: pass only one")
+	case url != "":
+		s.Type, s.URL = "http", url
+		if len(c.StringSlice("env")) > 0 || c.String("cwd") != "" {
+			return nil, usagef("--env and --cwd are for stdio servers; %q has a URL", name)
+		}
+	case stdio != "":
+		argv, err := shlex.Split(stdio)
+		if err != nil || len(argv) == 0 {
+			return nil, usagef("cannot split --stdio %q into a command", stdio)
+		}
+		s.Type, s.Command, s.Args = "stdio", argv[0], argv[1:]
+		if len(s.Args) == 0 {
+			s.Args = nil
+		}
+		if len(c.StringSlice("header")) > 0 {
+			return nil, usagef("-H is for servers with a URL; %q runs a command", name)
+		}
+	default:
+		return nil, usagef("say how to reach %q: --url URL or --stdio 'CMD ARGS…'", name)
+	}
+	for _, h := range c.StringSlice("header") {
+		k, v, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usagef("invalid header %q: write it as 'Name: value'", h)
+		}
+		s.Headers = append(s.Headers, config.KV{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+	}
+	for _, e := range c.StringSlice("env") {
+		k, v, ok := strings.Cut(e, "=")
+		if !ok || k == "" {
+			return nil, usagef("invalid --env %q: write it as KEY=VALUE", e)
+		}
+		s.Env = append(s.Env, config.KV{Key: k, Value: v})
+	}
+	s.Cwd = c.String("cwd")
+	s.Roots = c.StringSlice("root")
+	if onCommandLine(c, "protocol-version", "MCPCTL_PROTOCOL_VERSION") {
+		s.ProtocolVersion = c.String("protocol-version")
+	}
+	if onCommandLine(c, "timeout", "MCPCTL_TIMEOUT") {
+		s.Timeout = c.Duration("timeout")
+	}
+	return s, nil
+}
+
+// onCommandLine reports whether a flag with an environment variable was
+// typed, rather than only set through the variable.
+func onCommandLine(c *cli.Context, flag, envVar string) bool {
+	if !c.IsSet(flag) {
+		return false
+	}
+	ev, ok := os.LookupEnv(envVar)
+	if !ok {
+		return true
+	}
+	if d, err := time.ParseDuration(ev); err == nil {
+		return d != c.Duration(flag)
+	}
+	return ev != c.String(flag)
+}
+
+// saveServers puts entries into mcpctl's file: all of them, or none when
+// one would replace an entry and force is not set.
+func saveServers(c *cli.Context, ios *output.IOStreams, servers []*config.Server, force bool, report string) error {
+	doc, err := config.OpenDoc(configFile())
+	if err != nil {
+		return configError(err)
+	}
+	var names, clash []string
+	for _, s := range servers {
+		if doc.Has(s.Name) && !force {
+			clash = append(clash, s.Name)
+		}
+		names = append(names, s.Name)
+	}
+	if len(clash) > 0 {
+		return usagef("%s already in %s: pass --force to replace, or 'mcpctl config remove NAME' first", quoteList(clash), doc.File)
+	}
+	for _, s := range servers {
+		doc.Put(s)
+	}
+	if err := doc.Save(); err != nil {
+		return fmt.Errorf("writing %s: %w", doc.File, err)
+	}
+	fmt.Fprintf(ios.ErrOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
+	for _, n := range names {
+		if findCommand(c.App.Commands, n) != nil {
+			fmt.Fprintf(ios.ErrOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
+		}
+	}
+	return nil
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func configRemoveCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "remove",
+		Usage:     "remove a server from mcpctl's config file",
+		ArgsUsage: "NAME",
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 1, 1, "NAME"); err != nil {
+				return err
+			}
+			name := c.Args().First()
+			doc, err := config.OpenDoc(configFile())
+			if err != nil {
+				return configError(err)
+			}
+			if !doc.Remove(name) {
+				set, err := configsOf(c).load(true)
+				if err != nil {
+					return err
+				}
+				for _, s := range set.Servers {
+					if s.Name == name {
+						return usagef("server %q comes from %s, which mcpctl only reads; edit that file", name, s.Source.File)
+					}
+				}
+				own, _ := configsOf(c).load(false)
+				return configError(&config.NotFoundError{Name: name, File: doc.File, Known: own.Names()})
+			}
+			if err := doc.Save(); err != nil {
+				return fmt.Errorf("writing %s: %w", doc.File, err)
+			}
+			fmt.Fprintf(ios.ErrOut, "mcpctl: removed %q from %s\n", name, doc.File)
+			return nil
+		},
+	}
+}
+
+func configImportCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "copy servers from another client's file into mcpctl's",
+		ArgsUsage: "FILE (--all | NAME…)",
+		Description: "FILE is any file mcpctl reads (claude_desktop_config.json, .mcp.json, ~/.claude.json,\n" +
+			".vscode/mcp.json, ~/.cursor/mcp.json, another config.yaml). References stay references:\n" +
+			"${env:X} becomes ${X}, VS Code's ${input:ID} becomes ${MCPCTL_INPUT_ID}, ${workspaceFolder}\n" +
+			"the folder itself. Importing is optional: -s NAME already finds servers in those files.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "all", Usage: "import every server of FILE"},
+			&cli.BoolFlag{Name: "force", Usage: "replace entries of the same name"},
+		},
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 1, -1, "FILE (--all | NAME…)"); err != nil {
+				return err
+			}
+			file := expandHome(c.Args().First())
+			set, err := config.ReadFile(file, configOptions(true))
+			if err != nil {
+				return configError(err)
+			}
+			configsOf(c).warn(set.Warnings)
+			names := c.Args().Tail()
+			switch {
+			case c.Bool("all") && len(names) > 0:
+				return usagef("pass --all or names, not both")
+			case c.Bool("all"):
+				names = set.Names()
+			case len(names) == 0:
+				return usagef("say what to import from %s: --all, or names (%s)", file, strings.Join(set.Names(), ", "))
+			}
+			if len(names) == 0 {
+				return usagef("%s defines no server", file)
+			}
+			var servers []*config.Server
+			for _, n := range names {
+				s, err := set.Lookup(n)
+				if err != nil {
+					var nf *config.NotFoundError
+					if errors.As(err, &nf) {
+						nf.File = file
+					}
+					return configError(err)
+				}
+				servers = append(servers, s.Portable())
+			}
+			return saveServers(c, ios, servers, c.Bool("force"), "imported %s into %s")
+		},
+	}
+}
+
+func configEditCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:      "edit",
+		Usage:     "open mcpctl's config file in $VISUAL or $EDITOR, then check it",
+		ArgsUsage: " ",
+		Action: func(c *cli.Context) error {
+			if err := needArgs(c, 0, 0, ""); err != nil {
+				return err
+			}
+			file := configFile()
+			if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+				if err := config.WriteFileAtomic(file, []byte(config.NewFileText)); err != nil {
+					return fmt.Errorf("creating %s: %w", file, err)
+				}
+			}
+			editor := os.Getenv("VISUAL")
+			if editor == "" {
+				editor = os.Getenv("EDITOR")
+			}
+			if editor == "" {
+				editor = "vi"
+			}
+			argv, err := shlex.Split(editor)
+			if err != nil || len(argv) == 0 {
+				return usagef("cannot split the editor command %q; set VISUAL or EDITOR to a command", editor)
+			}
+			cmd := exec.CommandContext(c.Context, argv[0], append(argv[1:], file)...)
+			cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
+			if err := cmd.Run(); err != nil {
+				return usagef("the editor %q failed (%v); set VISUAL or EDITOR to one that works", editor, err)
+			}
+			set, err := config.Load(config.Options{File: file})
+			if err != nil {
+				var se *config.SyntaxError
+				if errors.As(err, &se) {
+					return usagef("%v; the file is saved as you left it: run 'mcpctl config edit' again to fix it", se)
+				}
+				return configError(err)
+			}
+			configsOf(c).warn(set.Warnings)
+			fmt.Fprintf(ios.ErrOut, "mcpctl: %s: %d servers\n", file, len(set.Servers))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,297 @@
+package commands
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// A help topic is text that belongs to no single command. `mcpctl help
+// TOPIC` prints it and the man page of mcpctl carries it as a section.
+// Bodies are paragraphs separated by blank lines; lines indented by three
+// spaces are kept as they are (tables, examples).
+type helpTopic struct {
+	name, title string
+	body        func() string
+}
+
+var helpTopics = []helpTopic{
+	{"items", "request items: the arguments of tools call and prompts get", func() string { return itemsHelp }},
+	{"output", "output formats, --jq, terminals and pipes", func() string { return outputHelp }},
+	{"config", "named servers: the config file and the files of other clients", func() string { return configHelp }},
+	{"exit-codes", "what each exit status means", exitCodesHelp},
+	{"environment", "the environment variables mcpctl reads", environmentHelp},
+}
+
+func findTopic(name string) *helpTopic {
+	for i := range helpTopics {
+		if helpTopics[i].name == name {
+			return &helpTopics[i]
+		}
+	}
+	return nil
+}
+
+const itemsHelp = `tools call and prompts get take their arguments as request items, HTTPie style:
+
+   key=value        a string, typed from the tool's inputSchema (units=3 becomes 3 if the schema says integer)
+   key:=JSON        any JSON value, sent as written (n:=1.50, ok:=true, tags:='["a"]')
+   key=@FILE        the file's text (key=@- reads stdin); key:=@FILE.json the file's JSON
+   a[b]=c a[0]=x    nested objects and array positions; tags[]=x appends
+   \= \: \@ \[      escape those characters in keys; a value \@x is the literal @x
+
+--json '{…}', --json @FILE or --json - (stdin) gives a base object that items then modify; later
+items override earlier ones. tools call checks the arguments against the tool's inputSchema before
+anything is sent: an unknown key names the closest declared ones, a missing one is listed with its
+type, a wrong type or enum value quotes the allowed values (exit 2). --no-validate sends them as
+given. 'mcpctl tools describe NAME' shows a tool's parameters and a usage line.`
+
+const outputHelp = `-o json|yaml|table|text (MCPCTL_OUTPUT) picks the format; the default is text on a terminal and
+json when stdout is a pipe or a file.
+
+   json    the server's result exactly as received (key order, numbers, unknown fields); one
+           compact line on a pipe, indented on a terminal
+   yaml    the same data as YAML, key order and numbers kept
+   table   one row per tool, resource, template, prompt, completion, cached result or server;
+           tab-separated with a header row on a pipe, fitted to the terminal otherwise
+   text    for people: tool results as their text, resources as text or a description of blobs
+
+--jq EXPR filters the JSON result with gojq: strings print raw, other values as JSON, one per line.
+Objects that pass through jq come out with sorted keys. stdout carries results only: errors,
+warnings, progress, server logs and --trace go to stderr. Server text shown on a terminal is
+stripped of control characters; NO_COLOR turns colour off.`
+
+const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/mcpctl/config.yaml
+(~/.config/mcpctl/config.yaml), written by 'mcpctl config add' or by hand:
+
+   defaults:                      # global options, used when no flag or variable gives them
+     output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel
+     server: weather              # the server to use when none is named
+   servers:
+     weather:
+       url: https://weather.example.com/mcp
+       headers: {Authorization: "Bearer ${WEATHER_TOKEN}"}
+       timeout: 30s
+     files:
+       command: npx
+       args: [-y, "@modelcontextprotocol/server-filesystem", "${HOME}/src"]
+       env: {LOG_LEVEL: "${LOG_LEVEL:-info}"}
+       cwd: /srv
+       protocolVersion: 2025-11-25
+       roots: [/srv/docs]
+
+An entry has url (with headers, and auth: bearer is sent as an Authorization header; clientId,
+clientSecret and scopes are kept for OAuth) or command (with args, env, envFile, cwd), and may set
+protocolVersion, timeout and roots, which apply unless a flag or variable says otherwise.
+${VAR} and ${VAR:-default} are expanded from the environment each time a server is used, so
+secrets stay out of the file; an unset variable without a default is an error naming it.
+Unknown keys are reported as warnings; a YAML error stops every command (exit 2) with the
+file, line and column, except 'mcpctl config edit', which is how to mend it.
+
+The servers of other clients are read where they are, never copied unless you ask
+('mcpctl config import'):
+
+   Claude Desktop   claude_desktop_config.json in the system's config folder (Claude/)
+   Claude Code      .mcp.json (the nearest from the working directory upwards), ~/.claude.json
+                    (user servers, and the local ones of the project you are in)
+   VS Code          .vscode/mcp.json (the nearest upwards; ${input:ID} comes from MCPCTL_INPUT_ID)
+   Cursor           ~/.cursor/mcp.json
+
+'mcpctl config list' shows every name with its source. Use one with -s NAME (or MCPCTL_SERVER,
+or a bare NAME before the command: 'mcpctl weather tools list'; commands win, so a server named
+like a command needs -s). -s FILE:NAME picks an entry from one file. A name defined differently
+in two places is an error listing both; a name that matches nothing lists the closest names. A
+malformed entry in another client's file is skipped with a warning. Which server a command uses:
+--url, --stdio or -s; else MCPCTL_URL, MCPCTL_STDIO or MCPCTL_SERVER; else defaults.server.`
+
+type exitCode struct {
+	code    int
+	meaning string
+}
+
+// exitCodes is the exit-code table of --help, 'mcpctl help exit-codes'
+// and the man pages; the README has the same table.
+var exitCodes = []exitCode{
+	{ExitOK, "success"},
+	{ExitToolError, "the tool answered isError: true, or its task was cancelled"},
+	{ExitUsage, "usage error (flags, request items, arguments that fail the tool's schema, --jq, an unknown tool, a config file or server name that cannot be used)"},
+	{ExitConnection, "connection or transport failure (spawn, refused, server died, timeout, protocol violation, no answer to the era probe nor to initialize)"},
+	{ExitServerError, "the server answered a JSON-RPC error"},
+	{ExitAuth, "authentication or authorization failure"},
+	{ExitInput, "the server needs input that could not be given (a continuation is printed on stdout)"},
+	{ExitInterrupted, "interrupted (a task keeps running unless --cancel-on-interrupt)"},
+}
+
+func exitCodesHelp() string {
+	var b strings.Builder
+	for _, e := range exitCodes {
+		lines := wrapWords(e.meaning, 88)
+		fmt.Fprintf(&b, "   %-4d %s\n", e.code, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(&b, "        %s\n", l)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// envVar is one environment variable mcpctl reads.
+type envVar struct{ name, meaning string }
+
+// environment lists the variables: those of flags, then the others.
+func environment() []envVar {
+	var out []envVar
+	for _, f := range globalFlags() {
+		df, ok := f.(cli.DocGenerationFlag)
+		if !ok {
+			continue
+		}
+		for _, ev := range df.GetEnvVars() {
+			out = append(out, envVar{ev, "--" + f.Names()[0] + ": " + strings.ReplaceAll(df.GetUsage(), "`", "")})
+		}
+	}
+	out = append(out,
+		envVar{"MCPCTL_URL", "the server's Streamable HTTP endpoint, when no --url, --stdio or -s is given"},
+		envVar{"MCPCTL_STDIO", "the server's command line, when no --url, --stdio or -s is given"},
+		envVar{"MCPCTL_SERVER", "a configured server name (or FILE:NAME), when no --url, --stdio or -s is given"},
+		envVar{"MCPCTL_CONFIG", "mcpctl's config file (default $XDG_CONFIG_HOME/mcpctl/config.yaml)"},
+		envVar{"MCPCTL_CACHE_DIR", "the result cache (default $XDG_CACHE_HOME/mcpctl/results)"},
+		envVar{"MCPCTL_STATE_DIR", "tasks and the continuation key (default $XDG_STATE_HOME/mcpctl)"},
+		envVar{"MCPCTL_INPUT_ID", "the value of VS Code's ${input:ID} in .vscode/mcp.json (ID upper-cased, - as _)"},
+		envVar{"MCPCTL_FORCE_TTY", "treat stdout as a terminal (1) or not (0)"},
+		envVar{"XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_STATE_HOME", "base folders (default ~/.config, ~/.cache, ~/.local/state)"},
+		envVar{"CLAUDE_CONFIG_DIR", "where Claude Code keeps .claude.json (default the home folder)"},
+		envVar{"VISUAL, EDITOR", "the editor of 'mcpctl config edit' (default vi)"},
+		envVar{"NO_COLOR", "no colour in the output"},
+		envVar{"HTTPS_PROXY, HTTP_PROXY, NO_PROXY", "proxies for Streamable HTTP, as in Go's net/http"},
+	)
+	return out
+}
+
+func environmentHelp() string {
+	var b strings.Builder
+	for _, e := range environment() {
+		fmt.Fprintf(&b, "   %s\n        %s\n", e.name, e.meaning)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// files lists the files mcpctl reads and writes, for the man pages.
+var files = []envVar{
+	{"~/.config/mcpctl/config.yaml", "named servers and defaults ($MCPCTL_CONFIG, $XDG_CONFIG_HOME/mcpctl/config.yaml)"},
+	{"~/.cache/mcpctl/results/", "cached results and remembered server eras ($MCPCTL_CACHE_DIR, $XDG_CACHE_HOME/mcpctl/results)"},
+	{"~/.local/state/mcpctl/", "tasks started here and the key that seals continuations ($MCPCTL_STATE_DIR, $XDG_STATE_HOME/mcpctl)"},
+	{".mcp.json, .vscode/mcp.json", "project servers of Claude Code and VS Code, the nearest from the working directory upwards"},
+	{"~/.claude.json", "Claude Code's user and local servers"},
+	{"~/.cursor/mcp.json", "Cursor's servers"},
+	{"~/.config/Claude/claude_desktop_config.json", "Claude Desktop's servers (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\)"},
+}
+
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
+}
+
+func helpCommand(ios *output.IOStreams) *cli.Command {
+	var names []string
+	for _, t := range helpTopics {
+		names = append(names, t.name)
+	}
+	return &cli.Command{
+		Name:      "help",
+		Usage:     "show the help of a command, or a topic: " + strings.Join(names, ", "),
+		ArgsUsage: "[COMMAND… | TOPIC]",
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) == 1 {
+				if t := findTopic(args[0]); t != nil {
+					_, err := fmt.Fprintf(ios.Out, "%s\n\n%s\n", strings.ToUpper(t.name[:1])+t.name[1:]+": "+t.title, t.body())
+					return err
+				}
+			}
+			cmds := c.App.Commands
+			for _, a := range args {
+				cmd := findCommand(cmds, a)
+				if cmd == nil || cmd.Hidden {
+					var known []string
+					for _, k := range cmds {
+						if !k.Hidden {
+							known = append(known, k.Name)
+						}
+					}
+					if len(args) == 1 {
+						known = append(known, names...)
+					}
+					msg := fmt.Sprintf("no help for %q", strings.Join(args, " "))
+					if s := client.Closest(a, known, 2); len(s) > 0 {
+						msg += "; did you mean " + strings.Join(s, " or ") + "?"
+					}
+					return usagef("%s (topics: %s; commands: 'mcpctl help')", msg, strings.Join(names, ", "))
+				}
+				cmds = cmd.Subcommands
+			}
+			// A fresh app prints the help as `mcpctl COMMAND… --help` would.
+			argv := append(append([]string{"mcpctl"}, args...), "--help")
+			return NewApp(ios).RunContext(c.Context, argv)
+		},
+	}
+}
+
+// helpTemplates gives every command (and the app) an EXAMPLES section
+// from the examples table, and the app a list of help topics.
+func helpTemplates(app *cli.App) {
+	app.CustomAppHelpTemplate = cli.AppHelpTemplate + examplesSection("") + topicsSection()
+	var walk func(prefix string, cmds []*cli.Command)
+	walk = func(prefix string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			path := strings.TrimSpace(prefix + " " + c.Name)
+			base := cli.CommandHelpTemplate
+			if len(c.Subcommands) > 0 {
+				base = cli.SubcommandHelpTemplate
+			}
+			c.CustomHelpTemplate = base + examplesSection(path)
+			walk(path, c.Subcommands)
+		}
+	}
+	walk("", app.Commands)
+}
+
+func examplesSection(path string) string {
+	ex := examples[path]
+	if len(ex) == 0 {
+		return ""
+	}
+	return "\nEXAMPLES:\n   " + strings.Join(ex, "\n   ") + "\n"
+}
+
+func topicsSection() string {
+	var b strings.Builder
+	b.WriteString("\nHELP TOPICS (mcpctl help TOPIC):\n")
+	names := make([]string, 0, len(helpTopics))
+	width := 0
+	for _, t := range helpTopics {
+		names = append(names, t.name)
+		width = max(width, len(t.name))
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(&b, "   %-*s  %s\n", width, n, findTopic(n).title)
+	}
+	return b.String()
+}

@@ -1,0 +1,374 @@
+package commands
+
+// Which server a command talks to. In order:
+//
+//  1. the flags --url, --stdio, -s/--server (or a bare NAME before the
+//     command, which normalizeArgs turns into --server NAME); one at most;
+//  2. the variables MCPCTL_URL, MCPCTL_STDIO, MCPCTL_SERVER; one at most;
+//  3. the server of a continuation being resumed;
+//  4. defaults.server in the config file.
+//
+// A name is looked up in mcpctl's config file and the other clients' files
+// (package config); FILE:NAME reads one file only. A named server's
+// protocolVersion, timeout and roots apply unless a flag or variable gives
+// them; --env, --cwd and -H add to (or override) what it sets.
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/shlex"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+const noServerHelp = "pass --url URL (Streamable HTTP), --stdio 'CMD ARGS…' (a subprocess) or -s NAME (a configured server: 'mcpctl config list'), or set MCPCTL_URL, MCPCTL_STDIO or MCPCTL_SERVER"
+
+// serverChoice is what the command line and the environment say about
+// the server.
+type serverChoice struct {
+	url, stdio, name string
+	env              []string // --env
+	cwd              string   // --cwd
+	headers          []string // -H
+}
+
+func (ch serverChoice) empty() bool { return ch.url == "" && ch.stdio == "" && ch.name == "" }
+
+// pickServer applies rule 1 and 2 above to the flag values.
+func pickServer(ch serverChoice, getenv func(string) string) (serverChoice, error) {
+	if ch.empty() {
+		ch.url, ch.stdio, ch.name = getenv("MCPCTL_URL"), getenv("MCPCTL_STDIO"), getenv("MCPCTL_SERVER")
+	}
+	switch {
+	case ch.url != "" && ch.stdio != "":
+		return ch, usagef("both --url and --stdio given: pass only one")
+	case ch.name != "" && (ch.url != "" || ch.stdio != ""):
+		return ch, usagef("both -s/--server and --url or --stdio given: pass only one")
+	}
+	return ch, nil
+}
+
+func choiceFromContext(c *cli.Context) (serverChoice, error) {
+	return pickServer(serverChoice{
+		url: c.String("url"), stdio: c.String("stdio"), name: c.String("server"),
+		env: c.StringSlice("env"), cwd: c.String("cwd"), headers: c.StringSlice("header"),
+	}, os.Getenv)
+}
+
+// endpoint is the server a command talks to, fully resolved.
+type endpoint struct {
+	url    string
+	argv   []string
+	stdio  string // the command line, for messages
+	env    []string
+	cwd    string
+	header map[string][]string
+	// name is the configured name (or FILE:NAME) the server was chosen
+	// by, and named its entry.
+	name  string
+	named *config.Endpoint
+}
+
+func (ep *endpoint) serverID() string { return serverID(ep.url, ep.argv, ep.env, ep.cwd) }
+
+// resolveEndpoint turns a choice (and, for resume, the continuation's
+// server) into an endpoint.
+func resolveEndpoint(ch serverChoice, configs *configLoader, fallback *connInfo) (*endpoint, error) {
+	if ch.empty() && fallback != nil {
+		ch.url, ch.stdio, ch.name = fallback.url, fallback.stdio, fallback.name
+		if ch.name == "" {
+			ch.env, ch.cwd = fallback.env, fallback.cwd
+		}
+	}
+	if ch.empty() {
+		own, err := configs.load(false)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range own.Defaults {
+			if d.Key == "server" {
+				ch.name = d.Value
+			}
+		}
+	}
+	header, err := parseHeaders(ch.headers)
+	if err != nil {
+		return nil, err
+	}
+	ep := &endpoint{url: ch.url, stdio: ch.stdio, env: ch.env, cwd: ch.cwd, header: header, name: ch.name}
+	switch {
+	case ch.name != "":
+		srv, err := configs.lookup(ch.name)
+		if err != nil {
+			return nil, err
+		}
+		named, err := srv.Resolve(config.Env{Lookup: os.LookupEnv, Home: homeDir()})
+		if err != nil {
+			return nil, usagef("%v", err)
+		}
+		ep.named, ep.url, ep.argv, ep.stdio = named, named.URL, named.Argv, shellJoin(named.Argv)
+		ep.env = append(kvStrings(named.Env), ch.env...)
+		if ep.cwd == "" {
+			ep.cwd = named.Cwd
+		}
+		for _, h := range named.Headers {
+			key := http.CanonicalHeaderKey(h.Key)
+			if _, given := header[key]; !given {
+				ep.header[key] = []string{h.Value}
+			}
+		}
+	case ch.url != "":
+	case ch.stdio != "":
+		argv, err := shlex.Split(ch.stdio)
+		if err != nil {
+			return nil, usagef("cannot split --stdio %q: %v", ch.stdio, err)
+		}
+		if len(argv) == 0 {
+			return nil, usagef("--stdio is empty: %s", noServerHelp)
+		}
+		ep.argv = argv
+	default:
+		return nil, usagef("no server given: %s", noServerHelp)
+	}
+	return ep, nil
+}
+
+func kvStrings(kvs []config.KV) []string {
+	var out []string
+	for _, kv := range kvs {
+		out = append(out, kv.Key+"="+kv.Value)
+	}
+	return out
+}
+
+// applyServerSettings makes a named server's protocolVersion, timeout and
+// roots the values of their flags, unless a flag or variable gave one.
+func applyServerSettings(c *cli.Context, ep *endpoint) error {
+	n := ep.named
+	if n == nil {
+		return nil
+	}
+	where := fmt.Sprintf("server %q (%s)", n.Name, n.Source.File)
+	if v := n.ProtocolVersion; v != "" && !c.IsSet("protocol-version") {
+		if !client.IsSupportedVersion(v) {
+			return usagef("%s: protocolVersion %q is not one mcpctl speaks (%s)", where, v, strings.Join(client.SupportedVersions, ", "))
+		}
+		_ = c.Set("protocol-version", v)
+	}
+	if n.Timeout > 0 && !c.IsSet("timeout") {
+		_ = c.Set("timeout", n.Timeout.String())
+	}
+	if len(n.Roots) > 0 && !c.IsSet("root") {
+		for _, r := range n.Roots {
+			_ = c.Set("root", r)
+		}
+	}
+	return nil
+}
+
+// configLoader reads the config once per command line and reports its
+// warnings once, on stderr (or nowhere: completion must stay silent).
+type configLoader struct {
+	opts   func(foreign bool) config.Options
+	errOut io.Writer
+	own    *config.Set
+	all    *config.Set
+	warned map[string]bool
+
+	defaultsApplied bool
+}
+
+func newConfigLoader(errOut io.Writer) *configLoader {
+	return &configLoader{opts: configOptions, errOut: errOut, warned: map[string]bool{}}
+}
+
+const configKey = "mcpctl.config"
+
+func configsOf(c *cli.Context) *configLoader {
+	return c.App.Metadata[configKey].(*configLoader)
+}
+
+// load returns mcpctl's own file (foreign false) or every source.
+func (l *configLoader) load(foreign bool) (*config.Set, error) {
+	set := l.own
+	if foreign {
+		set = l.all
+	}
+	if set != nil {
+		return set, nil
+	}
+	set, err := config.Load(l.opts(foreign))
+	if err != nil {
+		return nil, configError(err)
+	}
+	l.warn(set.Warnings)
+	if foreign {
+		l.all = set
+	} else {
+		l.own = set
+	}
+	return set, nil
+}
+
+func (l *configLoader) warn(ws []config.Warning) {
+	for _, w := range ws {
+		if msg := w.String(); !l.warned[msg] && l.errOut != nil {
+			l.warned[msg] = true
+			fmt.Fprintln(l.errOut, "mcpctl: warning: "+msg)
+		}
+	}
+}
+
+// lookup finds a server by NAME in every source, or by FILE:NAME in one
+// file.
+func (l *configLoader) lookup(spec string) (*config.Server, error) {
+	set, err := l.sourceOf(spec)
+	if err != nil {
+		return nil, err
+	}
+	name := spec
+	_, n, pick := config.SplitPick(spec)
+	if pick {
+		name = n
+	}
+	srv, err := set.Lookup(name)
+	if nf, ok := err.(*config.NotFoundError); ok && pick {
+		nf.File = set.Read[0].File
+	}
+	if err != nil {
+		return nil, configError(err)
+	}
+	return srv, nil
+}
+
+// sourceOf returns the set a spec is looked up in: one file for
+// FILE:NAME, all sources otherwise.
+func (l *configLoader) sourceOf(spec string) (*config.Set, error) {
+	file, _, ok := config.SplitPick(spec)
+	if !ok {
+		return l.load(true)
+	}
+	set, err := config.ReadFile(expandHome(file), l.opts(true))
+	if err != nil {
+		return nil, configError(err)
+	}
+	l.warn(set.Warnings)
+	return set, nil
+}
+
+// configError turns config's errors into one-line usage errors that say
+// what to do.
+func configError(err error) error {
+	switch e := err.(type) {
+	case *config.NotFoundError:
+		if len(e.Known) == 0 {
+			return usagef("%v: no server is configured; add one with 'mcpctl config add %s --url URL' (or --stdio 'CMD ARGS…')", e, e.Name)
+		}
+		msg := e.Error()
+		if s := client.Closest(e.Name, e.Known, 3); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))
+	case *config.SyntaxError:
+		return usagef("%v; fix the file (for mcpctl's own: mcpctl config edit)", e)
+	case *config.AmbiguousError, *config.VarError, *config.EntryError:
+		return usagef("%v", e)
+	}
+	if os.IsNotExist(err) || os.IsPermission(err) {
+		return usagef("%v", err)
+	}
+	return err
+}
+
+// configOptions is where the config lives on this machine.
+func configOptions(foreign bool) config.Options {
+	cwd, _ := os.Getwd()
+	ucd, _ := os.UserConfigDir()
+	return config.Options{
+		File: configFile(), Foreign: foreign, Home: homeDir(), UserConfigDir: ucd,
+		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
+	}
+}
+
+// configFile is $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/mcpctl/config.yaml
+// (~/.config/mcpctl/config.yaml): the XDG place on every system, as the
+// cache and state directories are.
+func configFile() string {
+	if f := os.Getenv("MCPCTL_CONFIG"); f != "" {
+		return f
+	}
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		dir = filepath.Join(homeDir(), ".config")
+	}
+	return filepath.Join(dir, "mcpctl", "config.yaml")
+}
+
+func homeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return filepath.Join(homeDir(), rest)
+	}
+	return p
+}
+
+// applyDefaults gives the global flags named in the config's defaults
+// section their values, unless a flag or variable already did.
+func applyDefaults(c *cli.Context) error {
+	l := configsOf(c)
+	if l.defaultsApplied {
+		return nil
+	}
+	l.defaultsApplied = true
+	own, err := l.load(false)
+	if err != nil {
+		return err
+	}
+	for _, d := range own.Defaults {
+		if d.Flag == "server" || c.IsSet(d.Flag) {
+			continue
+		}
+		if err := c.Set(d.Flag, d.Value); err != nil || !validDefault(d.Flag, d.Value) {
+			return usagef("%s:%d:%d: defaults.%s: %q is not a valid --%s; fix the file (mcpctl config edit)", own.File, d.Line, d.Column, d.Key, d.Value, d.Flag)
+		}
+	}
+	return nil
+}
+
+// validDefault checks the values that their flags only check later, so
+// that a bad one is blamed on the file rather than on a flag not given.
+func validDefault(flag, value string) bool {
+	switch flag {
+	case "output":
+		_, err := output.ParseFormat(value)
+		return err == nil
+	case "progress":
+		return contains([]string{"auto", "bar", "json", "none"}, value)
+	case "log-level":
+		return validLogLevel(value)
+	}
+	return true
+}
+
+// isServerName reports whether name is configured, for a hint; the config
+// is read quietly, and a broken one makes it false.
+func isServerName(name string) bool {
+	set, err := newConfigLoader(nil).load(true)
+	if err != nil {
+		return false
+	}
+	_, err = set.Lookup(name)
+	return err == nil
+}

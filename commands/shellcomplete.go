@@ -1,0 +1,642 @@
+package commands
+
+// Shell completion. The scripts `mcpctl completion SHELL` prints are thin:
+// they hand the command line to the hidden `mcpctl __complete` and show
+// what it prints. So bash, zsh, fish and PowerShell complete the same
+// things, decided here, where they can be tested:
+//
+//	commands and flags      from the app definition
+//	server names            from the config files (package config)
+//	tool and prompt names,  from the result cache only: what earlier
+//	resource URIs, argument tools/list, prompts/list and resources/list
+//	keys (units=) and       calls stored for the server the line names.
+//	their enum values       Never the network: a TAB must answer at once.
+//
+// Protocol between script and command:
+//
+//	mcpctl __complete bash|powershell -- LINE     LINE: the text up to the cursor
+//	mcpctl __complete zsh|fish -- WORD… CURRENT   the words after "mcpctl", as the shell split them
+//
+// Output: a first line ":DIRECTIVES" (comma-separated: files = let the
+// shell complete file names; nospace = no space after the candidate), then
+// one candidate per line, "VALUE\tDESCRIPTION" (no description for bash).
+// Nothing is printed on stderr, and no config warning either.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+var completionShells = []string{"bash", "zsh", "fish", "powershell"}
+
+func shellCompleteCommand(ios *output.IOStreams) *cli.Command {
+	return &cli.Command{
+		Name:            "__complete",
+		Usage:           "print completion candidates for a command line (the completion scripts call it)",
+		Hidden:          true,
+		SkipFlagParsing: true,
+		Action: func(c *cli.Context) error {
+			args := c.Args().Slice()
+			if len(args) > 0 && args[0] == "--" {
+				args = args[1:]
+			}
+			if len(args) == 0 || !contains(completionShells, args[0]) {
+				return usagef("usage: mcpctl __complete %s -- LINE|WORDS…", strings.Join(completionShells, "|"))
+			}
+			shell, rest := args[0], args[1:]
+			if len(rest) > 0 && rest[0] == "--" {
+				rest = rest[1:]
+			}
+			var words []string
+			switch shell {
+			case "bash", "powershell":
+				if len(rest) > 0 {
+					words = splitLine(strings.Join(rest, " "))
+				}
+				if len(words) > 0 {
+					words = words[1:] // the program's own name
+				}
+			default:
+				for _, w := range rest {
+					words = append(words, unquoteWord(w))
+				}
+			}
+			if len(words) == 0 {
+				words = []string{""}
+			}
+			comp := &completer{app: c.App, configs: newConfigLoader(nil), getenv: os.Getenv}
+			res := comp.complete(words)
+			writeCandidates(ios.Out, shell, words[len(words)-1], res, os.Getenv("MCPCTL_COMP_WORDBREAKS"))
+			return nil
+		},
+	}
+}
+
+type candidate struct{ value, desc string }
+
+type completion struct {
+	cands   []candidate
+	files   bool // let the shell complete file names
+	nospace bool
+}
+
+type completer struct {
+	app     *cli.App
+	configs *configLoader
+	getenv  func(string) string
+}
+
+// lineState is what the words before the current one say.
+type lineState struct {
+	path       []*cli.Command
+	values     map[string][]string // flag (first name) → values given
+	positional []string
+	dashdash   bool
+	bare       string   // a server name before the command
+	pending    cli.Flag // the current word is this flag's value
+}
+
+func (c *completer) scope(st *lineState) []cli.Flag {
+	flags := append([]cli.Flag(nil), c.app.Flags...)
+	for _, cmd := range st.path {
+		flags = append(flags, cmd.Flags...)
+	}
+	return flags
+}
+
+func (c *completer) subcommands(st *lineState) []*cli.Command {
+	if len(st.path) == 0 {
+		return c.app.Commands
+	}
+	return st.path[len(st.path)-1].Subcommands
+}
+
+func findFlag(flags []cli.Flag, name string) cli.Flag {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+func takesValue(f cli.Flag) bool {
+	_, isBool := f.(*cli.BoolFlag)
+	return !isBool
+}
+
+// parse reads the words before the current one, with the rules of
+// normalizeArgs: flags anywhere, a bare server name before the command.
+func (c *completer) parse(done []string) *lineState {
+	st := &lineState{values: map[string][]string{}}
+	for i := 0; i < len(done); i++ {
+		w := done[i]
+		switch {
+		case st.dashdash:
+			st.positional = append(st.positional, w)
+		case w == "--":
+			st.dashdash = true
+		case len(w) > 1 && w[0] == '-':
+			name, inline := flagName(w)
+			f := findFlag(c.scope(st), name)
+			if f == nil || !takesValue(f) {
+				continue
+			}
+			key := f.Names()[0]
+			switch {
+			case inline:
+				st.values[key] = append(st.values[key], w[strings.IndexByte(w, '=')+1:])
+			case i+1 < len(done):
+				st.values[key] = append(st.values[key], done[i+1])
+				i++
+			default:
+				st.pending = f
+			}
+		case len(st.positional) == 0 && findCommand(c.subcommands(st), w) != nil:
+			st.path = append(st.path, findCommand(c.subcommands(st), w))
+		case len(st.path) == 0 && len(st.positional) == 0 && st.bare == "":
+			st.bare = w
+		default:
+			st.positional = append(st.positional, w)
+		}
+	}
+	return st
+}
+
+func (st *lineState) last(flag string) string {
+	if vs := st.values[flag]; len(vs) > 0 {
+		return vs[len(vs)-1]
+	}
+	return ""
+}
+
+func (st *lineState) command() string {
+	var names []string
+	for _, c := range st.path {
+		names = append(names, c.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+func (c *completer) complete(words []string) completion {
+	cur := words[len(words)-1]
+	st := c.parse(words[:len(words)-1])
+	switch {
+	case st.pending != nil:
+		return c.flagValue(st, st.pending.Names()[0])
+	case !st.dashdash && strings.HasPrefix(cur, "-"):
+		if name, _, ok := strings.Cut(cur, "="); ok {
+			if f := findFlag(c.scope(st), strings.TrimLeft(name, "-")); f != nil {
+				res := c.flagValue(st, f.Names()[0])
+				for i := range res.cands {
+					res.cands[i].value = name + "=" + res.cands[i].value
+				}
+				return res
+			}
+			return completion{}
+		}
+		return completion{cands: c.flagNames(st)}
+	}
+	return c.positional(st, cur)
+}
+
+func (c *completer) flagNames(st *lineState) []candidate {
+	var out []candidate
+	seen := map[string]bool{}
+	for _, f := range append(c.scope(st), cli.HelpFlag) {
+		if vf, ok := f.(cli.VisibleFlag); (ok && !vf.IsVisible()) || seen[f.Names()[0]] {
+			continue
+		}
+		seen[f.Names()[0]] = true
+		usage := ""
+		if df, ok := f.(cli.DocGenerationFlag); ok {
+			usage = strings.ReplaceAll(df.GetUsage(), "`", "")
+		}
+		for _, n := range f.Names() {
+			dash := "--"
+			if len(n) == 1 {
+				dash = "-"
+			}
+			out = append(out, candidate{dash + n, usage})
+		}
+	}
+	return out
+}
+
+var fixedValues = map[string][]string{
+	"output":   {"json", "yaml", "table", "text"},
+	"progress": {"auto", "bar", "json", "none"},
+	"elicit":   {"accept-defaults", "decline", "cancel"},
+}
+
+func (c *completer) flagValue(st *lineState, flag string) completion {
+	switch flag {
+	case "server":
+		return completion{cands: c.serverCandidates(false)}
+	case "protocol-version":
+		return words(client.SupportedVersions...)
+	case "log-level":
+		return words(logLevels...)
+	case "server-stderr":
+		return completion{cands: words("inherit", "discard").cands, files: true}
+	case "cwd", "answers", "json", "out", "root", "sampling-cmd", "stdio":
+		return completion{files: true}
+	case "prompt":
+		return completion{cands: c.cachedNames(st, "prompts/list", "prompts", "name")}
+	case "template":
+		return completion{cands: c.cachedNames(st, "resources/templates/list", "resourceTemplates", "uriTemplate")}
+	case "resource":
+		return completion{cands: c.cachedNames(st, "resources/list", "resources", "uri")}
+	}
+	if vs, ok := fixedValues[flag]; ok {
+		return words(vs...)
+	}
+	return completion{}
+}
+
+func words(vs ...string) completion {
+	var out completion
+	for _, v := range vs {
+		out.cands = append(out.cands, candidate{value: v})
+	}
+	return out
+}
+
+// serverChosen reports whether the line (or the environment) names a
+// server already, so that a bare name is not offered again.
+func (c *completer) serverChosen(st *lineState) bool {
+	return st.bare != "" || st.last("url") != "" || st.last("stdio") != "" || st.last("server") != ""
+}
+
+func (c *completer) positional(st *lineState, cur string) completion {
+	if len(st.path) == 0 {
+		res := completion{cands: commandCandidates(c.app.Commands)}
+		if !c.serverChosen(st) {
+			res.cands = append(res.cands, c.serverCandidates(false)...)
+		}
+		return res
+	}
+	leaf := st.path[len(st.path)-1]
+	if len(leaf.Subcommands) > 0 {
+		return completion{cands: commandCandidates(leaf.Subcommands)}
+	}
+	n := len(st.positional)
+	switch st.command() {
+	case "tools call", "tools describe":
+		if n == 0 {
+			return completion{cands: c.cachedNames(st, "tools/list", "tools", "name")}
+		}
+		if st.command() == "tools call" {
+			return c.toolItems(st, cur)
+		}
+	case "prompts get":
+		if n == 0 {
+			return completion{cands: c.cachedNames(st, "prompts/list", "prompts", "name")}
+		}
+		return c.promptItems(st, st.positional[0])
+	case "resources read":
+		if n == 0 {
+			return completion{cands: c.cachedNames(st, "resources/list", "resources", "uri")}
+		}
+	case "complete":
+		if n == 0 && st.last("prompt") != "" {
+			return c.promptItems(st, st.last("prompt"))
+		}
+		if n == 0 && st.last("template") != "" {
+			return templateItems(st.last("template"))
+		}
+	case "config show":
+		return completion{cands: c.serverCandidates(false)}
+	case "config remove":
+		return completion{cands: c.serverCandidates(true)}
+	case "config import":
+		if n == 0 {
+			return completion{files: true}
+		}
+		if set, err := config.ReadFile(expandHome(st.positional[0]), configOptions(true)); err == nil {
+			return words(set.Names()...)
+		}
+	case "completion":
+		if n == 0 {
+			return words(completionShells...)
+		}
+	case "help":
+		res := completion{cands: commandCandidates(c.app.Commands)}
+		for _, t := range helpTopics {
+			res.cands = append(res.cands, candidate{t.name, t.title})
+		}
+		return res
+	case "resume":
+		return completion{files: true}
+	}
+	return completion{}
+}
+
+func commandCandidates(cmds []*cli.Command) []candidate {
+	var out []candidate
+	for _, c := range cmds {
+		if !c.Hidden {
+			out = append(out, candidate{c.Name, c.Usage})
+		}
+	}
+	return out
+}
+
+// serverCandidates are the configured names (ownOnly: mcpctl's file only),
+// described by what they run and where they come from.
+func (c *completer) serverCandidates(ownOnly bool) []candidate {
+	set, err := c.configs.load(!ownOnly)
+	if err != nil {
+		return nil
+	}
+	var out []candidate
+	seen := map[string]bool{}
+	for _, s := range set.Servers {
+		if seen[s.Name] {
+			continue
+		}
+		seen[s.Name] = true
+		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source) + ")"})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].value < out[j].value })
+	return out
+}
+
+// cachedItems reads a list from the result cache for the server the line
+// names; nothing when it names none, or nothing is cached.
+func (c *completer) cachedItems(st *lineState, method, key string) []json.RawMessage {
+	ch := serverChoice{
+		url: st.last("url"), stdio: st.last("stdio"), name: st.last("server"),
+		env: st.values["env"], cwd: st.last("cwd"), headers: st.values["header"],
+	}
+	if ch.name == "" && ch.url == "" && ch.stdio == "" {
+		ch.name = st.bare
+	}
+	ch, err := pickServer(ch, c.getenv)
+	if err != nil {
+		return nil
+	}
+	ep, err := resolveEndpoint(ch, c.configs, nil)
+	if err != nil {
+		return nil
+	}
+	cache, err := openCache()
+	if err != nil {
+		return nil
+	}
+	return cache.CachedItems(ep.serverID(), credentialID(ep.header), method, key)
+}
+
+func (c *completer) cachedNames(st *lineState, method, key, field string) []candidate {
+	var out []candidate
+	for _, it := range c.cachedItems(st, method, key) {
+		var item map[string]json.RawMessage
+		if json.Unmarshal(it, &item) != nil {
+			continue
+		}
+		var name, desc, title string
+		_ = json.Unmarshal(item[field], &name)
+		_ = json.Unmarshal(item["description"], &desc)
+		_ = json.Unmarshal(item["title"], &title)
+		if desc == "" {
+			desc = title
+		}
+		if name != "" {
+			out = append(out, candidate{name, desc})
+		}
+	}
+	return out
+}
+
+// toolItems offers the tool's argument keys (location=) not given yet,
+// and after KEY= the values its schema allows.
+func (c *completer) toolItems(st *lineState, cur string) completion {
+	var params []schema.Param
+	for _, it := range c.cachedItems(st, "tools/list", "tools") {
+		var tool struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(it, &tool) != nil || tool.Name != st.positional[0] {
+			continue
+		}
+		if s, err := schema.Compile(tool.InputSchema, schema.Limits{}); err == nil {
+			params = s.Params()
+		}
+	}
+	if key, _, ok := cutItemKey(cur); ok {
+		var res completion
+		for _, p := range params {
+			if p.Name == key {
+				for _, v := range p.Values {
+					res.cands = append(res.cands, candidate{key + "=" + v, ""})
+				}
+			}
+		}
+		return res
+	}
+	given := givenKeys(st.positional[1:])
+	res := completion{nospace: true}
+	for _, p := range params {
+		if given[p.Name] {
+			continue
+		}
+		desc := strings.TrimPrefix(p.Spec, "=")
+		if p.Required {
+			desc += ", required"
+		}
+		if p.Description != "" {
+			desc += ": " + p.Description
+		}
+		res.cands = append(res.cands, candidate{p.Name + "=", desc})
+	}
+	return res
+}
+
+// promptItems offers a prompt's argument keys not given yet.
+func (c *completer) promptItems(st *lineState, prompt string) completion {
+	given := givenKeys(st.positional)
+	res := completion{nospace: true}
+	for _, it := range c.cachedItems(st, "prompts/list", "prompts") {
+		var p struct {
+			Name      string `json:"name"`
+			Arguments []struct {
+				Name        string `json:"name"`
+				Description string `json:"description"`
+				Required    bool   `json:"required"`
+			} `json:"arguments"`
+		}
+		if json.Unmarshal(it, &p) != nil || p.Name != prompt {
+			continue
+		}
+		for _, a := range p.Arguments {
+			if given[a.Name] {
+				continue
+			}
+			desc := a.Description
+			if a.Required {
+				desc = "required: " + desc
+			}
+			res.cands = append(res.cands, candidate{a.Name + "=", desc})
+		}
+	}
+	return res
+}
+
+var templateVar = regexp.MustCompile(`\{[+#./;?&]?([^}]*)\}`)
+
+// templateItems offers the variables of a URI template (RFC 6570).
+func templateItems(tmpl string) completion {
+	res := completion{nospace: true}
+	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
+		for _, v := range strings.Split(m[1], ",") {
+			v = strings.TrimSuffix(v, "*")
+			if i := strings.IndexByte(v, ':'); i >= 0 {
+				v = v[:i]
+			}
+			if v != "" {
+				res.cands = append(res.cands, candidate{v + "=", "a variable of " + tmpl})
+			}
+		}
+	}
+	return res
+}
+
+// cutItemKey splits "key=partial" (not key:=, key=@): the key whose
+// values to offer.
+func cutItemKey(item string) (string, string, bool) {
+	key, val, ok := strings.Cut(item, "=")
+	if !ok || key == "" || strings.ContainsAny(key, ":[\\") || strings.HasPrefix(val, "@") {
+		return "", "", false
+	}
+	return key, val, true
+}
+
+func givenKeys(items []string) map[string]bool {
+	given := map[string]bool{}
+	for _, it := range items {
+		if i := strings.IndexAny(it, ":=["); i > 0 {
+			given[it[:i]] = true
+		}
+	}
+	return given
+}
+
+// writeCandidates prints the directive line and the candidates that
+// start with the current word.
+func writeCandidates(w io.Writer, shell, cur string, res completion, wordbreaks string) {
+	var directives []string
+	if res.files {
+		directives = append(directives, "files")
+	}
+	if res.nospace {
+		directives = append(directives, "nospace")
+	}
+	fmt.Fprintln(w, ":"+strings.Join(directives, ","))
+	// bash splits words at the characters of COMP_WORDBREAKS (= and : by
+	// default) and replaces only the part after the last of them.
+	strip := ""
+	if shell == "bash" {
+		if wordbreaks == "" {
+			wordbreaks = "=:"
+		}
+		set := ""
+		for _, ch := range "=:" {
+			if strings.ContainsRune(wordbreaks, ch) {
+				set += string(ch)
+			}
+		}
+		if i := strings.LastIndexAny(cur, set); set != "" && i >= 0 {
+			strip = cur[:i+1]
+		}
+	}
+	seen := map[string]bool{}
+	for _, cand := range res.cands {
+		if !strings.HasPrefix(cand.value, cur) || seen[cand.value] || strings.ContainsAny(cand.value, "\n\t") {
+			continue
+		}
+		seen[cand.value] = true
+		line := strings.TrimPrefix(cand.value, strip)
+		if desc := describe(cand.desc); desc != "" && shell != "bash" {
+			line += "\t" + desc
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// describe makes server-provided text fit one short line of a menu.
+func describe(s string) string {
+	s = output.SanitizeLine(s)
+	if r := []rune(s); len(r) > 70 {
+		s = string(r[:69]) + "…"
+	}
+	return s
+}
+
+// splitLine splits a command line as a POSIX shell would, leniently: an
+// unfinished quote belongs to the last word, which is "" when the line
+// ends in a blank (a new word is being started).
+func splitLine(line string) []string {
+	var words []string
+	var cur strings.Builder
+	var quote byte
+	inWord := false
+	for i := 0; i < len(line); i++ {
+		ch := line[i]
+		switch {
+		case quote == '\'':
+			if ch == '\'' {
+				quote = 0
+			} else {
+				cur.WriteByte(ch)
+			}
+		case quote == '"':
+			switch {
+			case ch == '"':
+				quote = 0
+			case ch == '\\' && i+1 < len(line) && strings.IndexByte("\"\\$`", line[i+1]) >= 0:
+				i++
+				cur.WriteByte(line[i])
+			default:
+				cur.WriteByte(ch)
+			}
+		case ch == '\'' || ch == '"':
+			quote, inWord = ch, true
+		case ch == '\\':
+			if i+1 < len(line) {
+				i++
+				cur.WriteByte(line[i])
+			}
+			inWord = true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(ch)
+			inWord = true
+		}
+	}
+	return append(words, cur.String())
+}
+
+// unquoteWord removes the shell quoting of one word as zsh hands it over.
+func unquoteWord(w string) string {
+	return strings.Join(splitLine(w), " ")
+}

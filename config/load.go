@@ -1,0 +1,240 @@
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options says where to look. The CLI fills it in from the environment;
+// tests point it at fixtures.
+type Options struct {
+	// File is mcpctl's own config file.
+	File string
+	// Foreign also reads the other clients' files. Without it only File is
+	// read (enough for its defaults section).
+	Foreign bool
+	// Home holds ~/.claude.json and ~/.cursor/mcp.json.
+	Home string
+	// UserConfigDir is the platform's per-user configuration folder
+	// (os.UserConfigDir), where Claude Desktop keeps Claude/.
+	UserConfigDir string
+	// ClaudeConfigDir, when set (Claude Code's CLAUDE_CONFIG_DIR), holds
+	// .claude.json instead of Home.
+	ClaudeConfigDir string
+	// Cwd is where the search for .mcp.json and .vscode/mcp.json starts;
+	// it also picks the local-scope servers of ~/.claude.json.
+	Cwd string
+}
+
+// Set is every server and default that was found.
+type Set struct {
+	// File is mcpctl's own config file (which may not exist).
+	File     string
+	Servers  []*Server // in search order: File first, then the others
+	Defaults []Default
+	Warnings []Warning
+	// Read lists the files that were read, in search order.
+	Read []Source
+}
+
+// Load reads mcpctl's own file and, with o.Foreign, every other client's
+// file that exists. Only a broken own file is an error (*SyntaxError);
+// other clients' files that cannot be read or parsed become warnings.
+func Load(o Options) (*Set, error) {
+	set := &Set{File: o.File}
+	if o.File != "" {
+		data, err := os.ReadFile(o.File)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			return nil, err
+		default:
+			y, err := parseYAML(o.File, data)
+			if err != nil {
+				return nil, err
+			}
+			set.Servers, set.Defaults, set.Warnings = y.servers, y.defaults, y.warnings
+			set.Read = append(set.Read, Source{Format: FormatMcpctl, File: o.File})
+		}
+	}
+	if !o.Foreign {
+		return set, nil
+	}
+	for _, src := range o.foreignFiles() {
+		data, release, err := readLarge(src.File)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			set.Warnings = append(set.Warnings, Warning{File: src.File, Msg: "not read: " + err.Error()})
+			continue
+		}
+		// Nothing parseForeign returns points into data: the values it
+		// keeps are copies (stripJSONC), strings are decoded.
+		f, err := parseForeign(src, data, o.Cwd)
+		release()
+		if err != nil {
+			set.Warnings = append(set.Warnings, Warning{File: src.File, Msg: "not read: " + err.Error()})
+			continue
+		}
+		set.Servers = append(set.Servers, f.servers...)
+		set.Warnings = append(set.Warnings, f.warnings...)
+		set.Read = append(set.Read, src)
+	}
+	return set, nil
+}
+
+// foreignFiles lists the other clients' files in the order names are
+// searched: the project's files first (nearest the working directory),
+// then the user's.
+func (o Options) foreignFiles() []Source {
+	var out []Source
+	add := func(format, file string) {
+		if file != "" {
+			out = append(out, Source{Format: format, File: file})
+		}
+	}
+	if o.Cwd != "" {
+		add(FormatProject, findUp(o.Cwd, ".mcp.json"))
+		add(FormatVSCode, findUp(o.Cwd, filepath.Join(".vscode", "mcp.json")))
+	}
+	claudeDir := o.ClaudeConfigDir
+	if claudeDir == "" {
+		claudeDir = o.Home
+	}
+	if claudeDir != "" {
+		add(FormatClaudeCode, filepath.Join(claudeDir, ".claude.json"))
+	}
+	if o.Home != "" {
+		add(FormatCursor, filepath.Join(o.Home, ".cursor", "mcp.json"))
+	}
+	if o.UserConfigDir != "" {
+		add(FormatClaudeDesktop, filepath.Join(o.UserConfigDir, "Claude", "claude_desktop_config.json"))
+	}
+	return out
+}
+
+// findUp returns dir/rel for the nearest dir from start upwards where it
+// exists, or "".
+func findUp(start, rel string) string {
+	for dir := filepath.Clean(start); ; dir = filepath.Dir(dir) {
+		p := filepath.Join(dir, rel)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
+		}
+		if filepath.Dir(dir) == dir {
+			return ""
+		}
+	}
+}
+
+// Names lists every server name once, in search order.
+func (s *Set) Names() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, srv := range s.Servers {
+		if !seen[srv.Name] {
+			seen[srv.Name] = true
+			out = append(out, srv.Name)
+		}
+	}
+	return out
+}
+
+// Lookup finds the server called name. A name defined in two sources is
+// an *AmbiguousError unless both definitions are the same; an unknown
+// name is a *NotFoundError listing the names that exist.
+func (s *Set) Lookup(name string) (*Server, error) {
+	var found []*Server
+	for _, srv := range s.Servers {
+		if srv.Name != name {
+			continue
+		}
+		dup := false
+		for _, f := range found {
+			dup = dup || f.sameAs(srv)
+		}
+		if !dup {
+			found = append(found, srv)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, &NotFoundError{Name: name, Known: s.Names()}
+	case 1:
+		return found[0], nil
+	}
+	return nil, &AmbiguousError{Name: name, Servers: found}
+}
+
+// SplitPick splits FILE:NAME, the form that picks an entry from one file.
+// It reports false for a plain name: the part before the last colon must
+// name a .json, .yaml or .yml file.
+func SplitPick(spec string) (file, name string, ok bool) {
+	i := strings.LastIndexByte(spec, ':')
+	if i <= 0 || i == len(spec)-1 {
+		return "", "", false
+	}
+	file, name = spec[:i], spec[i+1:]
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".json", ".yaml", ".yml":
+		return file, name, true
+	}
+	return "", "", false
+}
+
+// ReadFile reads one file of any supported format, which it tells by the
+// file's name and, for other JSON files, its content: a "servers" object
+// is read as VS Code's format, "mcpServers" as Claude's.
+func ReadFile(path string, o Options) (*Set, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	format := DetectFormat(abs, data)
+	set := &Set{Read: []Source{{Format: format, File: abs}}}
+	if format == FormatMcpctl {
+		y, err := parseYAML(abs, data)
+		if err != nil {
+			return nil, err
+		}
+		set.Servers, set.Defaults, set.Warnings = y.servers, y.defaults, y.warnings
+		return set, nil
+	}
+	f, err := parseForeign(Source{Format: format, File: abs}, data, o.Cwd)
+	if err != nil {
+		return nil, err
+	}
+	set.Servers, set.Warnings = f.servers, f.warnings
+	return set, nil
+}
+
+// DetectFormat tells a file's format from its path and content.
+func DetectFormat(path string, data []byte) string {
+	base, parent := filepath.Base(path), filepath.Base(filepath.Dir(path))
+	switch {
+	case strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml"):
+		return FormatMcpctl
+	case base == "claude_desktop_config.json":
+		return FormatClaudeDesktop
+	case base == ".claude.json":
+		return FormatClaudeCode
+	case base == "mcp.json" && parent == ".vscode":
+		return FormatVSCode
+	case base == "mcp.json" && parent == ".cursor":
+		return FormatCursor
+	case base == ".mcp.json":
+		return FormatProject
+	}
+	if top, err := orderedObject(stripJSONC(data)); err == nil && top.get("servers") != nil && top.get("mcpServers") == nil {
+		return FormatVSCode
+	}
+	return FormatProject
+}

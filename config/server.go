@@ -1,0 +1,102 @@
+package config
+
+import (
+	"fmt"
+	"reflect"
+	"time"
+)
+
+// Formats of the files servers are read from. The format decides the
+// file's layout and which ${…} forms its strings may use.
+const (
+	FormatMcpctl        = "mcpctl"         // config.yaml
+	FormatClaudeDesktop = "claude-desktop" // claude_desktop_config.json
+	FormatClaudeCode    = "claude-code"    // ~/.claude.json (user and local scope)
+	FormatProject       = "project"        // .mcp.json (Claude Code project scope)
+	FormatVSCode        = "vscode"         // .vscode/mcp.json
+	FormatCursor        = "cursor"         // ~/.cursor/mcp.json
+)
+
+// Source says where a server was defined.
+type Source struct {
+	Format string
+	File   string // absolute path
+	// Project is set for the local-scope servers of ~/.claude.json: the
+	// project directory they belong to.
+	Project string
+}
+
+// KV is one name and value, in the order the file gives them.
+type KV struct{ Key, Value string }
+
+// Input is one VS Code input (`inputs` in .vscode/mcp.json).
+type Input struct {
+	ID, Description string
+	Password        bool
+}
+
+// Server is one named server as written in its source: strings are not
+// expanded yet (Resolve does that).
+type Server struct {
+	Name   string
+	Source Source
+	// Line and Column locate the entry in a YAML file (0 when unknown).
+	Line, Column int
+
+	Type        string // stdio, http or sse: as declared, else inferred
+	Description string
+
+	// Streamable HTTP (or HTTP+SSE).
+	URL     string
+	Headers []KV
+	// Auth holds auth settings (bearer, clientId, clientSecret, scopes).
+	// bearer becomes an Authorization header; the rest is kept as data
+	// for the OAuth support to come and shown by `config show`.
+	Auth []KV
+
+	// stdio.
+	Command string
+	Args    []string
+	Env     []KV
+	EnvFile string // VS Code: a dotenv file read at use time
+	Cwd     string
+
+	ProtocolVersion string
+	Timeout         time.Duration // 0: not set
+	Roots           []string
+
+	// Problem, when set, makes the entry unusable: resolving it fails with
+	// this message (mcpctl's own file keeps such entries so that the error
+	// names them; foreign files skip them with a warning instead).
+	Problem string
+
+	inputs map[string]Input // VS Code inputs the file declares
+	// workspace is the folder ${workspaceFolder} names, if any.
+	workspace string
+}
+
+// Argv is the command and its arguments, unexpanded.
+func (s *Server) Argv() []string { return append([]string{s.Command}, s.Args...) }
+
+// Pick is how a user names this entry exactly, whatever other sources
+// define: FILE:NAME.
+func (s *Server) Pick() string { return s.Source.File + ":" + s.Name }
+
+// sameAs reports whether two entries reach the same server the same way,
+// so that a name defined identically in two files is not ambiguous.
+func (s *Server) sameAs(o *Server) bool {
+	a, b := *s, *o
+	a.Source, b.Source = Source{}, Source{}
+	a.Line, a.Column, b.Line, b.Column = 0, 0, 0, 0
+	a.Description, b.Description = "", ""
+	a.inputs, b.inputs = nil, nil
+	a.workspace, b.workspace = "", ""
+	return reflect.DeepEqual(a, b)
+}
+
+func (s *Server) where() string {
+	if s.Line > 0 {
+		return fmt.Sprintf("%s:%d:%d", s.Source.File, s.Line, s.Column)
+	}
+	return s.Source.File
+}

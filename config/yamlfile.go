@@ -1,0 +1,367 @@
+package config
+
+// mcpctl's own file, config.yaml:
+//
+//	defaults:
+//	  output: table
+//	  timeout: 30s
+//	servers:
+//	  weather:
+//	    url: https://weather.example.com/mcp
+//	    headers: {Authorization: "Bearer ${WEATHER_TOKEN}"}
+//	  files:
+//	    command: npx
+//	    args: [-y, "@modelcontextprotocol/server-filesystem", "${HOME}/src"]
+//
+// It is read as a yaml.Node tree rather than decoded into structs, so that
+// every unknown key can be named with its line and column, and so that the
+// same tree can be edited and written back with its comments (write.go).
+
+import (
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Default is one entry of the defaults section: a global option's value
+// when neither a flag nor the environment gives one.
+type Default struct {
+	Key          string // as written: output, timeout, cacheTTL…
+	Flag         string // the global flag it stands for
+	Value        string
+	Line, Column int
+}
+
+// defaultKeys maps the keys of `defaults:` to global flags. server is not
+// a flag of its own but names the server to use when none is given.
+var defaultKeys = map[string]string{
+	"output": "output", "timeout": "timeout", "cacheTTL": "cache-ttl",
+	"probeTimeout": "probe-timeout", "progress": "progress", "logLevel": "log-level",
+	"server": "server",
+}
+
+// DefaultKeys lists the keys the defaults section accepts.
+func DefaultKeys() []string {
+	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server"}
+}
+
+var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
+
+var authKeys = []string{"bearer", "clientId", "clientSecret", "scopes"}
+
+// yamlFile is what parseYAML found.
+type yamlFile struct {
+	servers  []*Server
+	defaults []Default
+	warnings []Warning
+}
+
+func parseYAML(file string, data []byte) (*yamlFile, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlSyntaxError(file, data, err)
+	}
+	out := &yamlFile{}
+	if len(doc.Content) == 0 {
+		return out, nil // an empty file
+	}
+	root := doc.Content[0]
+	if isNull(root) {
+		return out, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, nodeError(file, root, "the file must be a mapping with servers: and defaults:")
+	}
+	seen := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if prev, dup := seen[k.Value]; dup {
+			return nil, nodeError(file, k, fmt.Sprintf("%s: defined twice (first at line %d)", k.Value, prev.Line))
+		}
+		seen[k.Value] = k
+		switch k.Value {
+		case "servers":
+			if err := out.readServers(file, v); err != nil {
+				return nil, err
+			}
+		case "defaults":
+			if err := out.readDefaults(file, v); err != nil {
+				return nil, err
+			}
+		default:
+			out.unknown(file, k, "", []string{"servers", "defaults"})
+		}
+	}
+	return out, nil
+}
+
+func (y *yamlFile) unknown(file string, k *yaml.Node, in string, known []string) {
+	msg := fmt.Sprintf("unknown key %q", k.Value)
+	if in != "" {
+		msg += " in " + in
+	}
+	y.warnings = append(y.warnings, Warning{File: file, Line: k.Line, Column: k.Column,
+		Msg: msg + " (ignored; known keys: " + strings.Join(known, ", ") + ")"})
+}
+
+func (y *yamlFile) readDefaults(file string, m *yaml.Node) error {
+	if isNull(m) {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		return nodeError(file, m, "defaults must be a mapping of option: value")
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		flag, ok := defaultKeys[k.Value]
+		if !ok {
+			y.unknown(file, k, "defaults", DefaultKeys())
+			continue
+		}
+		if v.Kind != yaml.ScalarNode {
+			return nodeError(file, v, "defaults."+k.Value+" must be a single value")
+		}
+		y.defaults = append(y.defaults, Default{Key: k.Value, Flag: flag, Value: v.Value, Line: v.Line, Column: v.Column})
+	}
+	return nil
+}
+
+func (y *yamlFile) readServers(file string, m *yaml.Node) error {
+	if isNull(m) {
+		return nil
+	}
+	if m.Kind != yaml.MappingNode {
+		return nodeError(file, m, "servers must be a mapping of NAME: {url: …} or NAME: {command: …}")
+	}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if line, dup := seen[k.Value]; dup {
+			return nodeError(file, k, fmt.Sprintf("server %q is defined twice (first at line %d)", k.Value, line))
+		}
+		seen[k.Value] = k.Line
+		s := &Server{Name: k.Value, Source: Source{Format: FormatMcpctl, File: file}, Line: k.Line, Column: k.Column}
+		y.readServer(s, v)
+		y.servers = append(y.servers, s)
+	}
+	return nil
+}
+
+// readServer fills s from its mapping. A value of the wrong kind makes
+// the entry unusable (Problem) without stopping other entries.
+func (y *yamlFile) readServer(s *Server, m *yaml.Node) {
+	problem := func(n *yaml.Node, format string, a ...any) {
+		if s.Problem == "" {
+			s.Problem = fmt.Sprintf("line %d: ", n.Line) + fmt.Sprintf(format, a...)
+		}
+	}
+	if m.Kind != yaml.MappingNode {
+		problem(m, "must be a mapping with url: or command:")
+		return
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		var err string
+		switch k.Value {
+		case "description":
+			s.Description, err = scalar(v)
+		case "type":
+			s.Type, err = scalar(v)
+		case "url":
+			s.URL, err = scalar(v)
+		case "command":
+			s.Command, err = scalar(v)
+		case "envFile":
+			s.EnvFile, err = scalar(v)
+		case "cwd":
+			s.Cwd, err = scalar(v)
+		case "protocolVersion":
+			s.ProtocolVersion, err = scalar(v)
+		case "timeout":
+			var t string
+			if t, err = scalar(v); err == "" {
+				d, perr := time.ParseDuration(t)
+				if perr != nil || d < 0 {
+					err = fmt.Sprintf("is %q, not a duration like 30s or 2m", t)
+				}
+				s.Timeout = d
+			}
+		case "args":
+			s.Args, err = scalars(v)
+		case "roots":
+			s.Roots, err = scalars(v)
+		case "headers":
+			s.Headers, err = pairs(v, false)
+		case "env":
+			s.Env, err = pairs(v, false)
+		case "auth":
+			s.Auth, err = pairs(v, true)
+			for j := 0; err == "" && j+1 < len(v.Content); j += 2 {
+				if !contains(authKeys, v.Content[j].Value) {
+					y.unknown(s.Source.File, v.Content[j], "auth of server "+s.Name, authKeys)
+				}
+			}
+		default:
+			y.unknown(s.Source.File, k, "server "+s.Name, serverKeys)
+		}
+		if err != "" {
+			problem(v, "%s %s", k.Value, err)
+		}
+	}
+	if msg := checkTarget(s); msg != "" {
+		problem(m, "%s", msg)
+	}
+}
+
+// checkTarget checks that an entry names exactly one way to reach its
+// server, and sets Type when the entry leaves it out.
+func checkTarget(s *Server) string {
+	switch {
+	case s.URL != "" && s.Command != "":
+		return "has both url and command; keep one"
+	case s.URL == "" && s.Command == "":
+		return "has neither url nor command"
+	}
+	switch s.Type {
+	case "":
+		s.Type = "stdio"
+		if s.URL != "" {
+			s.Type = "http"
+		}
+	case "stdio":
+		if s.Command == "" {
+			return "is of type stdio but has no command"
+		}
+	case "http", "sse", "streamable-http", "streamableHttp":
+		if s.URL == "" {
+			return "is of type " + s.Type + " but has no url"
+		}
+		if s.Type != "sse" {
+			s.Type = "http"
+		}
+	default:
+		return fmt.Sprintf("has type %q; use stdio, http or sse", s.Type)
+	}
+	return ""
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func scalar(n *yaml.Node) (string, string) {
+	if isNull(n) {
+		return "", ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		return "", "must be a single value"
+	}
+	return n.Value, ""
+}
+
+func scalars(n *yaml.Node) ([]string, string) {
+	if isNull(n) {
+		return nil, ""
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, "must be a list, e.g. [a, b]"
+	}
+	var out []string
+	for _, it := range n.Content {
+		if it.Kind != yaml.ScalarNode {
+			return nil, fmt.Sprintf("must be a list of single values (line %d)", it.Line)
+		}
+		out = append(out, it.Value)
+	}
+	return out, ""
+}
+
+// pairs reads a mapping of names to values; lists are allowed as values
+// when lists is set (auth scopes) and are joined with spaces.
+func pairs(n *yaml.Node, lists bool) ([]KV, string) {
+	if isNull(n) {
+		return nil, ""
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, "must be a mapping of NAME: value"
+	}
+	var out []KV
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		val, err := scalar(v)
+		if err != "" && lists {
+			var vs []string
+			vs, err = scalars(v)
+			val = strings.Join(vs, " ")
+		}
+		if err != "" {
+			return nil, k.Value + " " + err
+		}
+		out = append(out, KV{k.Value, val})
+	}
+	return out, ""
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func nodeError(file string, n *yaml.Node, msg string) *SyntaxError {
+	return &SyntaxError{File: file, Line: n.Line, Column: n.Column, Msg: msg}
+}
+
+// yamlSyntaxError turns a yaml.v3 parse error into a SyntaxError with a
+// line and a column. yaml.v3 reports only a line, and for some errors the
+// line where the enclosing block began rather than the one at fault. The
+// parser stops where it notices a problem, so the shortest prefix of the
+// file that fails with the same message ends at that point: the search
+// below finds it, first by whole lines, then by characters.
+func yamlSyntaxError(file string, data []byte, err error) *SyntaxError {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	reported := 0
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, tail, ok := strings.Cut(rest, ": "); ok {
+			fmt.Sscanf(n, "%d", &reported)
+			msg = tail
+		}
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	fails := func(prefix string) bool {
+		var n yaml.Node
+		e := yaml.Unmarshal([]byte(prefix), &n)
+		return e != nil && strings.HasSuffix(e.Error(), ": "+msg)
+	}
+	se := &SyntaxError{File: file, Line: reported, Column: 1, Msg: "invalid YAML: " + msg}
+	var done strings.Builder
+	for i, line := range lines {
+		if !fails(done.String() + line) {
+			done.WriteString(line)
+			continue
+		}
+		col := 0
+		for j := range line {
+			if j > 0 && fails(done.String()+line[:j]) {
+				break
+			}
+			col++
+		}
+		se.Line, se.Column = i+1, max(col, 1)
+		se.Near = strings.TrimRight(line, "\r\n")
+		if !utf8.ValidString(se.Near) {
+			se.Near = ""
+		}
+		return se
+	}
+	if reported > 0 && reported <= len(lines) {
+		se.Near = strings.TrimRight(lines[reported-1], "\r\n")
+	}
+	return se
+}
