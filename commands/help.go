@@ -107,7 +107,8 @@ or a bare NAME before the command: 'mcpctl weather tools list'; commands win, so
 like a command needs -s). -s FILE:NAME picks an entry from one file. A name defined differently
 in two places is an error listing both; a name that matches nothing lists the closest names. A
 malformed entry in another client's file is skipped with a warning. Which server a command uses:
---url, --stdio or -s; else MCPCTL_URL, MCPCTL_STDIO or MCPCTL_SERVER; else defaults.server.`
+--url, --stdio or -s; else MCPCTL_URL, MCPCTL_STDIO or MCPCTL_SERVER; else defaults.server.
+'mcpctl config --help' lists the commands that manage the file.`
 
 type exitCode struct {
 	code    int

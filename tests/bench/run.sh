@@ -48,7 +48,7 @@ CGO_ENABLED=0 go build -trimpath -o "$tmp/mcpctl-nocgo" .
 "$tmp/harness" \
 	-mcpctl "$tmp/mcpctl" -demo "$tmp/demo" -noop "$tmp/noop" \
 	-variant "static (CGO_ENABLED=0)=$tmp/mcpctl-nocgo" \
-	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" -extra "$root/tests/bench/listen-results.md,$root/tests/bench/era-results.md" \
+	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" -extra "$root/tests/bench/listen-results.md,$root/tests/bench/era-results.md,$root/tests/bench/complete-results.md" \
 	-command "bash tests/bench/run.sh" "$@" &
 harness_pid=$!
 status=0
