@@ -82,6 +82,19 @@ func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, erro
 		ClientName:        "mcpctl",
 		Browser:           s.browser(c),
 	}
+	if s.ep != nil && s.ep.named != nil {
+		// A configured server's auth settings, where no flag says otherwise.
+		for _, a := range s.ep.named.Auth {
+			switch {
+			case a.Key == "clientId" && cfg.ClientID == "":
+				cfg.ClientID = a.Value
+			case a.Key == "clientSecret" && cfg.ClientSecret == "":
+				cfg.ClientSecret = a.Value
+			case a.Key == "clientMetadataUrl" && cfg.ClientMetadataURL == "":
+				cfg.ClientMetadataURL = a.Value
+			}
+		}
+	}
 	if cfg.ClientSecret != "" && cfg.ClientID == "" {
 		return nil, usagef("--client-secret needs --client-id")
 	}

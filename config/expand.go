@@ -26,6 +26,9 @@ type Endpoint struct {
 	ProtocolVersion string
 	Timeout         time.Duration
 	Roots           []string
+	// Auth is the entry's auth settings, expanded (bearer is also in
+	// Headers already).
+	Auth []KV
 }
 
 // Env is what Resolve expands variables from.
@@ -95,6 +98,7 @@ func (s *Server) Resolve(env Env) (*Endpoint, error) {
 		ep.Env = kvs
 	}
 	ep.Env = append(ep.Env, r.Env...)
+	ep.Auth = r.Auth
 	for _, a := range r.Auth {
 		if a.Key == "bearer" && !hasKey(ep.Headers, "Authorization") {
 			ep.Headers = append(ep.Headers, KV{"Authorization", "Bearer " + a.Value})

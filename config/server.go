@@ -49,9 +49,11 @@ type Server struct {
 	// Streamable HTTP (or HTTP+SSE).
 	URL     string
 	Headers []KV
-	// Auth holds auth settings (bearer, clientId, clientSecret, scopes).
-	// bearer becomes an Authorization header; the rest is kept as data
-	// for the OAuth support to come and shown by `config show`.
+	// Auth holds auth settings (bearer, clientId, clientSecret,
+	// clientMetadataUrl, scopes). bearer becomes an Authorization header;
+	// the client settings stand in for --client-id, --client-secret and
+	// --client-metadata-url when those are not given; scopes is kept as
+	// data (the server's challenge decides the scopes).
 	Auth []KV
 
 	// stdio.

@@ -50,7 +50,7 @@ func DefaultKeys() []string {
 
 var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
 
-var authKeys = []string{"bearer", "clientId", "clientSecret", "scopes"}
+var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes"}
 
 // yamlFile is what parseYAML found.
 type yamlFile struct {
