@@ -251,11 +251,16 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if err != nil {
 		return nil, err
 	}
+	maxMessage, err := parseSize("--max-message-size", c.String("max-message-size"))
+	if err != nil {
+		return nil, err
+	}
 	if url != "" {
 		if c.Bool("insecure") {
 			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
-		t, err := client.NewHTTP(client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)})
+		t, err := client.NewHTTP(client.HTTPOptions{URL: url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry,
+			Malformed: s.malformed(c), MaxMessage: maxMessage})
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -284,6 +289,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	s.conn = connInfo{stdio: stdio, env: env, cwd: cwd}
 	return client.NewStdio(client.StdioOptions{
 		Command: argv, Env: childenv, Dir: cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
+		MaxLine: maxMessage,
 	}), nil
 }
 
