@@ -78,10 +78,10 @@ func NewHTTP(opts HTTPOptions) (*HTTPTransport, error) {
 		return nil, fmt.Errorf("invalid URL %q: %v", opts.URL, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("invalid URL %q: the scheme must be http or https", opts.URL)
+		return nil, fmt.Errorf("invalid URL %q: the scheme must be http or https", RedactURL(opts.URL))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("invalid URL %q: no host", opts.URL)
+		return nil, fmt.Errorf("invalid URL %q: no host", RedactURL(opts.URL))
 	}
 	if opts.MaxMessage == 0 {
 		opts.MaxMessage = 64 << 20
@@ -254,9 +254,9 @@ func (t *HTTPTransport) readError(ctx context.Context, err error) error {
 		return &MessageTooLargeError{Limit: t.opts.MaxMessage}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return &ConnError{Msg: "the connection broke in the middle of the response from " + t.opts.URL, Err: err}
+		return &ConnError{Msg: "the connection broke in the middle of the response from " + RedactURL(t.opts.URL), Err: err}
 	}
-	return &ConnError{Msg: "reading the response from " + t.opts.URL + " failed", Err: err}
+	return &ConnError{Msg: "reading the response from " + RedactURL(t.opts.URL) + " failed", Err: err}
 }
 
 func (t *HTTPTransport) match(msg *Message, req *Request) (*Message, error) {

@@ -49,6 +49,11 @@ func openCache() (*client.Cache, error) {
 // decides which stdio process runs.
 func serverID(url string, argv, env []string, dir string) string {
 	if url != "" {
+		// A password or token in the URL stays off the disk (cache and era
+		// files name their server): a hash of it keeps servers apart.
+		if shown := client.RedactURL(url); shown != url {
+			return shown + " (credentials " + client.HashCredential(url) + ")"
+		}
 		return url
 	}
 	parts := []string{"stdio:" + shellJoin(argv)}

@@ -314,7 +314,12 @@ func parseHeaders(values []string) (map[string][]string, error) {
 		name, value, ok := strings.Cut(v, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
-			return nil, usagef("invalid header %q: write it as 'Name: value'", v)
+			// Only the first word: the rest may well be a credential.
+			shown, _, more := strings.Cut(strings.TrimSpace(v), " ")
+			if more {
+				shown += " …"
+			}
+			return nil, usagef("invalid header %q: write it as 'Name: value'", shown)
 		}
 		if strings.ContainsAny(value, "\r\n") {
 			return nil, usagef("invalid header %q: the value contains a line break", name)
