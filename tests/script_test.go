@@ -100,6 +100,11 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("COLUMNS", "100")
 			env.Setenv("MCPCTL_CACHE_DIR", filepath.Join(env.WorkDir, ".cache", "mcpctl"))
+			// Under -race, run.sh sets GORACE so that the test binary's many
+			// runs as mcpctl and as servers do not each wait a second at exit.
+			if v := os.Getenv("GORACE"); v != "" {
+				env.Setenv("GORACE", v)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
