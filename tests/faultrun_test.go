@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -24,32 +22,14 @@ import (
 // exit status, output, wall time and peak memory, and the process table
 // check. The cases are in faults_test.go.
 
-var (
-	faultBinOnce sync.Once
-	faultBinDir  string
-	faultBinErr  error
-)
+var faultBuild builds
 
 // faultBinaries builds mcpctl and fakemcp as a user would (go build,
-// CGO_ENABLED=0): the suite measures the real binary's memory and time,
-// whatever instrumentation (-race) the test binary itself carries.
+// CGO_ENABLED=0), and peakrss: the suite measures the real binary's memory
+// and time, whatever instrumentation (-race) the test binary itself carries.
 func faultBinaries(t *testing.T) string {
-	faultBinOnce.Do(func() {
-		faultBinDir, faultBinErr = os.MkdirTemp("", "mcpctl-fault-bin")
-		if faultBinErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", faultBinDir+string(os.PathSeparator),
-			"github.com/mcpctl/mcpctl", "github.com/mcpctl/mcpctl/tests/fakemcp/cmd/fakemcp", "github.com/mcpctl/mcpctl/tests/peakrss")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			faultBinErr = fmt.Errorf("building mcpctl and fakemcp: %v\n%s", err, out)
-		}
-	})
-	if faultBinErr != nil {
-		t.Fatal(faultBinErr)
-	}
-	return faultBinDir
+	return faultBuild.get(t, []string{"CGO_ENABLED=0"},
+		"github.com/mcpctl/mcpctl", "github.com/mcpctl/mcpctl/tests/fakemcp/cmd/fakemcp", "github.com/mcpctl/mcpctl/tests/peakrss")
 }
 
 // startFakeHTTP runs "fakemcp --http MODE" (or --https) as a process of
@@ -60,23 +40,12 @@ func startFakeHTTP(t *testing.T, bin, mode string, tls bool) string {
 	if tls {
 		flag = "--https"
 	}
-	cmd := exec.Command(filepath.Join(bin, "fakemcp"), flag, "127.0.0.1:0", mode)
-	out, err := cmd.StdoutPipe()
+	url, stop, err := startListening(filepath.Join(bin, "fakemcp"), flag, "127.0.0.1:0", mode)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("fakemcp %s %s printed no address: %v", flag, mode, err)
-	}
-	return strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	t.Cleanup(stop)
+	return url
 }
 
 // fakeCounts asks an HTTP fakemcp how many requests of each method it saw.

@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"net"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,30 +27,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
+var demoBuild builds
 
 // buildDemo compiles the demo server once per test run: scripts run it as
 // a real subprocess, over stdio and over HTTP.
 func buildDemo(t *testing.T) string {
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "mcpctl-test-bin")
-		if buildErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, "demo"), "./servers/demo")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("building the demo server: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binDir
+	return demoBuild.get(t, nil, "github.com/mcpctl/mcpctl/tests/servers/demo")
 }
 
 func TestScripts(t *testing.T) {
@@ -166,23 +146,12 @@ func cmdDemoHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 1 {
 		ts.Fatalf("usage: demohttp VAR")
 	}
-	cmd := exec.Command(filepath.Join(binDir, "demo"), "--http", "127.0.0.1:0")
-	out, err := cmd.StdoutPipe()
+	url, stop, err := startListening(filepath.Join(demoBuild.dir, "demo"), "--http", "127.0.0.1:0")
 	if err != nil {
 		ts.Fatalf("demohttp: %v", err)
 	}
-	if err := cmd.Start(); err != nil {
-		ts.Fatalf("demohttp: %v", err)
-	}
-	ts.Defer(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		ts.Fatalf("demohttp: no address from the demo server: %v", err)
-	}
-	ts.Setenv(args[0], strings.TrimSpace(strings.TrimPrefix(line, "listening on ")))
+	ts.Defer(stop)
+	ts.Setenv(args[0], url)
 }
 
 // deadurl VAR: a loopback URL on which nothing listens.
