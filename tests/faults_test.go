@@ -165,6 +165,14 @@ var faultCases = []faultCase{
 	{name: "slow_server_1_byte_per_second", stdio: "trickle", http: "trickle", args: callX, timeout: 2 * time.Second, exit: 3,
 		msg: `^mcpctl: tools/call: no answer to tools/call within 2s` + stderrTail},
 
+	{name: "progress_forever", stdio: "progressforever", http: "progressforever", args: append([]string{"--max-timeout", "3s"}, callX...), timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/call: no answer to tools/call within 1s of the last progress notification, 3(\.\d)?s in all` + stderrTail,
+		check: func(t *testing.T, _ string, r *faultRun) {
+			if r.elapsed < 3*time.Second {
+				t.Errorf("gave up after %s: progress should have kept the request going to --max-timeout", r.elapsed)
+			}
+		}},
+
 	// Processes that will not go.
 	{name: "server_ignores_sigterm", stdio: "ignoreterm", args: toolsList, stdout: `"method":"tools/list"`,
 		check: func(t *testing.T, _ string, r *faultRun) {

@@ -17,6 +17,8 @@ package fakemcp
 //	bigint          integers far beyond 2^64 and numbers beyond float64
 //	badutf8         strings with bytes that are not UTF-8
 //	trickle         the answer, one byte per second
+//	progressforever progress notifications five times a second for a
+//	                minute, and no answer
 //	escapes         terminal escapes and controls in tool names and
 //	                descriptions, resource text, log messages and errors
 //	asksampling     answers tools/call by asking for a model completion,
@@ -151,6 +153,19 @@ func (s *server) faultReply(req request) (reply, bool) {
 					f.Flush()
 				}
 				time.Sleep(time.Second)
+			}
+		}}, true
+	case "progressforever":
+		return reply{exit: -1, stream: func(w io.Writer, frame func(string) string) {
+			f, _ := w.(http.Flusher)
+			for i := 0; i < 300; i++ {
+				if _, err := io.WriteString(w, frame(progress(i))); err != nil {
+					return // the client gave up
+				}
+				if f != nil {
+					f.Flush()
+				}
+				time.Sleep(200 * time.Millisecond)
 			}
 		}}, true
 	case "escapes":
