@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command peakrss runs a command and writes its peak resident set size
 // (KiB, from the rusage wait4 returns) to the file named by its first
 // argument, then exits with the command's status (128+N after signal N).
