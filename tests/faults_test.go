@@ -182,6 +182,10 @@ var faultCases = []faultCase{
 		}},
 	{name: "server_closes_stdin", stdio: "closestdin", unpinned: true, args: toolsList, exit: 3,
 		msg: `^mcpctl: tools/list: cannot write to the server: it closed its input` + stderrTail},
+	// Whether the request reaches the pipe before the server closes it is
+	// a race: then it is lost, and the timeout tells.
+	{name: "server_closes_stdin_at_start", stdio: "closestdinnow", args: toolsList, timeout: 2 * time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: (cannot write to the server: it closed its input|no answer to tools/list within 2s)` + stderrTail},
 
 	// Terminal escapes from the server: stripped at a terminal, kept
 	// byte for byte in JSON on a pipe, and never on stderr.

@@ -40,6 +40,7 @@ package fakemcp
 //	                the child it starts: only SIGKILL ends them
 //	closestdin      closes its input after the first request, answers it,
 //	                and lingers
+//	closestdinnow   closes its input at once, and lingers
 
 import (
 	"bufio"
@@ -311,6 +312,13 @@ func serveFaultStdio(mode string, in io.Reader, out, errOut io.Writer) (code int
 	case "ignoreterm-child":
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(60 * time.Second)
+		return 0, true
+	case "closestdinnow":
+		if f, isFile := in.(*os.File); isFile {
+			f.Close()
+		}
+		fmt.Fprintln(errOut, "fakemcp: closed my input")
+		time.Sleep(30 * time.Second)
 		return 0, true
 	case "closestdin":
 		s := newServer("echo")
