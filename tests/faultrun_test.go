@@ -110,8 +110,10 @@ func runFault(t *testing.T, bin string, env []string, marker string, limit time.
 }
 
 // markedProcs lists the processes (other than zombies) whose environment
-// or command line holds marker.
+// or command line holds marker as a whole entry or argument (both end in a
+// NUL), so that one marker never matches another it is a prefix of.
 func markedProcs(marker string) []string {
+	whole := []byte(marker + "\x00")
 	entries, _ := os.ReadDir("/proc")
 	var pids []string
 	for _, e := range entries {
@@ -124,7 +126,7 @@ func markedProcs(marker string) []string {
 		}
 		env, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
 		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if bytes.Contains(env, []byte(marker)) || bytes.Contains(cmdline, []byte(marker)) {
+		if bytes.Contains(env, whole) || bytes.Contains(cmdline, whole) {
 			pids = append(pids, e.Name())
 		}
 	}
@@ -197,4 +199,23 @@ func tail(s string) string {
 		return "…" + s[len(s)-2000:]
 	}
 	return s
+}
+
+// The leftover check finds what it must, and only that: a process with
+// the marker in its environment, not one whose marker merely starts the
+// same way.
+func TestMarkedProcs(t *testing.T) {
+	marker := "mcpctl-marked-" + strconv.Itoa(os.Getpid())
+	cmd := exec.Command("sleep", "30")
+	cmd.Env = append(os.Environ(), "MCPCTL_FAULT_MARKER="+marker+"-longer")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	if pids := markedProcs(marker); len(pids) != 0 {
+		t.Errorf("marker %s matched %v, which carry another marker", marker, pids)
+	}
+	if pids := markedProcs(marker + "-longer"); len(pids) != 1 || pids[0] != strconv.Itoa(cmd.Process.Pid) {
+		t.Errorf("markedProcs = %v, want [%d]", pids, cmd.Process.Pid)
+	}
 }
