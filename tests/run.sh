@@ -29,6 +29,7 @@ export MCPCTL_REFSERVERS MCPCTL_REQUIRE_REFSERVERS=1
 # The race runtime sleeps a second at every exit unless told otherwise; the
 # CLI scripts start the test binary, as mcpctl and as servers, hundreds of
 # times (script_test.go passes GORACE on to them).
-GORACE=atexit_sleep_ms=0 go test -race -count=1 ./...
+# -race needs cgo (a C compiler: .ci/run installs gcc where it is missing).
+CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 go test -race -count=1 ./...
 bash tests/fuzz.sh
 bash tests/conformance/run.sh
