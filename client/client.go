@@ -294,11 +294,13 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	// The timeout runs from the last sign of life: progress for this
 	// request starts it again, up to MaxTimeout in all.
 	var extend func()
+	var extended atomic.Bool
+	start := time.Now()
 	if c.opts.Timeout > 0 && !co.NoTimeout {
-		start := time.Now()
 		timer := time.AfterFunc(c.opts.Timeout, func() { cancel(errRequestTimeout) })
 		defer timer.Stop()
 		extend = func() {
+			extended.Store(true)
 			left := c.opts.Timeout
 			if c.opts.MaxTimeout > 0 {
 				left = min(left, c.opts.MaxTimeout-time.Since(start))
@@ -326,6 +328,11 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	if err != nil {
 		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
+			if extended.Load() {
+				// Progress kept the request going: say how long it really
+				// waited, which --max-timeout bounds.
+				te.After += fmt.Sprintf(" of the last progress notification, %s in all", time.Since(start).Round(100*time.Millisecond))
+			}
 			if s, ok := t.(interface{ StderrTail() []string }); ok {
 				te.Stderr = s.StderrTail()
 			}

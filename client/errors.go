@@ -86,14 +86,33 @@ type HTTPError struct {
 	Body       string
 	// Header is kept so callers can explain WWW-Authenticate and similar.
 	Header map[string][]string
+	// Retry says why a 429 or 503 was not (or no longer) retried.
+	Retry string
 }
 
 func (e *HTTPError) Error() string {
 	s := fmt.Sprintf("HTTP %d %s", e.Status, e.StatusText)
+	if loc := e.Location(); loc != "" {
+		s += " to " + loc
+	}
+	if e.Retry != "" {
+		s += " (" + e.Retry + ")"
+	}
 	if b := strings.TrimSpace(e.Body); b != "" {
 		s += ": " + oneLine(truncate(b, 200))
 	}
 	return s
+}
+
+// Location is where a redirect (3xx) points, which mcpctl never follows.
+func (e *HTTPError) Location() string {
+	if e.Status < 300 || e.Status >= 400 || e.Header == nil {
+		return ""
+	}
+	if loc := e.Header["Location"]; len(loc) > 0 {
+		return loc[0]
+	}
+	return ""
 }
 
 // AuthError is an authentication or authorization refusal (401/403).
@@ -145,4 +164,33 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// MessageTooLargeError means the server sent a message larger than the
+// transport accepts (StdioOptions.MaxLine, HTTPOptions.MaxMessage); the
+// connection is given up rather than memory.
+type MessageTooLargeError struct{ Limit int }
+
+func (e *MessageTooLargeError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap makes it a *ProtocolError too, which it is.
+func (e *MessageTooLargeError) Unwrap() error {
+	return &ProtocolError{Msg: "the server sent a message larger than " + FormatSize(int64(e.Limit))}
+}
+
+// FormatSize writes a byte count the way people read it: "64 MiB" when it
+// is a whole number of KiB, MiB or GiB, else "1500000 bytes".
+func FormatSize(n int64) string {
+	for _, u := range []struct {
+		name string
+		size int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d %s", n/u.size, u.name)
+		}
+	}
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 )
 
 // HTTPOptions configures the Streamable HTTP transport.
@@ -43,6 +44,11 @@ type HTTPOptions struct {
 	// HTTPClient replaces the default client (which honours the proxy
 	// environment variables and never follows redirects silently for POST).
 	HTTPClient *http.Client
+	// MaxRetries and MaxRetryWait bound how list requests refused with
+	// 429 or 503 and Retry-After are sent again (retry.go); 0 means
+	// DefaultMaxRetries and DefaultMaxRetryWait.
+	MaxRetries   int
+	MaxRetryWait time.Duration
 	// Auth, when set, supplies the Authorization header and answers 401
 	// and 403 (OAuth); nil sends only what Header says.
 	Auth Authenticator
@@ -84,13 +90,19 @@ func NewHTTP(opts HTTPOptions) (*HTTPTransport, error) {
 		return nil, fmt.Errorf("invalid URL %q: %v", opts.URL, err)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("invalid URL %q: the scheme must be http or https", opts.URL)
+		return nil, fmt.Errorf("invalid URL %q: the scheme must be http or https", RedactURL(opts.URL))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("invalid URL %q: no host", opts.URL)
+		return nil, fmt.Errorf("invalid URL %q: no host", RedactURL(opts.URL))
 	}
 	if opts.MaxMessage == 0 {
 		opts.MaxMessage = 64 << 20
+	}
+	if opts.MaxRetries == 0 {
+		opts.MaxRetries = DefaultMaxRetries
+	}
+	if opts.MaxRetryWait == 0 {
+		opts.MaxRetryWait = DefaultMaxRetryWait
 	}
 	c := opts.HTTPClient
 	if c == nil {
@@ -191,7 +203,7 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 		t.opts.DryRun(DryRunRequest{HTTPMethod: http.MethodPost, URL: t.opts.URL, Header: h, Body: body})
 		return nil, ErrDryRun
 	}
-	resp, err := t.send(ctx, http.MethodPost, t.opts.URL, h, body)
+	resp, retryNote, err := t.postRetrying(ctx, req, h, body)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +216,12 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 	if resp.StatusCode >= 300 {
 		// A JSON-RPC error in a failure status is still an answer: the
 		// caller handles -32022 and friends the same way on every transport.
-		return t.failure(resp)
+		msg, err := t.failure(resp)
+		var he *HTTPError
+		if errors.As(err, &he) {
+			he.Retry = retryNote
+		}
+		return msg, err
 	}
 	if req.IsNotification() {
 		return nil, nil
@@ -220,7 +237,7 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 		}
 		return t.readStream(ctx, resp.Body, req, notify)
 	case "application/json", "":
-		data, err := readLimited(resp.Body, t.opts.MaxMessage)
+		data, err := readLimited(resp.Body, t.opts.MaxMessage, resp.ContentLength)
 		if err != nil {
 			return nil, t.readError(ctx, err)
 		}
@@ -246,9 +263,12 @@ func (t *HTTPTransport) readError(ctx context.Context, err error) error {
 		return ctx.Err()
 	}
 	if errors.Is(err, errTooLarge) || errors.Is(err, errEventTooLarge) {
-		return &ProtocolError{Msg: fmt.Sprintf("the server sent a message larger than %d bytes", t.opts.MaxMessage)}
+		return &MessageTooLargeError{Limit: t.opts.MaxMessage}
 	}
-	return &ConnError{Msg: "reading the response from " + t.opts.URL + " failed", Err: err}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return &ConnError{Msg: "the connection broke in the middle of the response from " + RedactURL(t.opts.URL), Err: err}
+	}
+	return &ConnError{Msg: "reading the response from " + RedactURL(t.opts.URL) + " failed", Err: err}
 }
 
 func (t *HTTPTransport) match(msg *Message, req *Request) (*Message, error) {
@@ -319,7 +339,7 @@ func (t *HTTPTransport) streamOutcome(ctx context.Context, result *Message, perr
 // failure turns a non-2xx response into an error message (a JSON-RPC error
 // body) or the right error value.
 func (t *HTTPTransport) failure(resp *http.Response) (*Message, error) {
-	data, _ := readLimited(resp.Body, 1<<20)
+	data, _ := readLimited(resp.Body, 1<<20, resp.ContentLength)
 	if len(bytes.TrimSpace(data)) > 0 {
 		t.traceBody(data)
 	}
@@ -357,8 +377,15 @@ func jsonRPCErrorBody(data []byte) *RPCError {
 
 var errTooLarge = errors.New("message too large")
 
-func readLimited(r io.Reader, max int) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, int64(max)+1))
+// readLimited reads r whole, up to max bytes; size, when known (a
+// Content-Length), sizes the buffer at once instead of growing it.
+func readLimited(r io.Reader, max int, size int64) ([]byte, error) {
+	var b bytes.Buffer
+	if size > 0 {
+		b.Grow(int(min(size, int64(max)) + 1))
+	}
+	_, err := b.ReadFrom(io.LimitReader(r, int64(max)+1))
+	data := b.Bytes()
 	if err != nil {
 		return data, err
 	}
@@ -375,7 +402,10 @@ func unwrapURLError(err error) error {
 	}
 	msg := err.Error()
 	// net/http's wording for a peer that does not speak HTTP is cryptic.
-	if strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server gave HTTP response to HTTPS client") {
+	// A peer that talks before it is asked (an SSH banner) makes net/http
+	// fail with the name of an internal function instead.
+	if strings.Contains(msg, "malformed HTTP") || strings.Contains(msg, "server gave HTTP response to HTTPS client") ||
+		strings.Contains(msg, "readLoopPeekFailLocked") {
 		return fmt.Errorf("the server does not speak HTTP as expected (%s)", msg)
 	}
 	return err

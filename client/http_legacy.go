@@ -196,7 +196,7 @@ func (t *HTTPTransport) sendOnce(ctx context.Context, method, url string, h http
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		return nil, &ConnError{Msg: "cannot reach " + url, Err: unwrapURLError(err)}
+		return nil, &ConnError{Msg: "cannot reach " + RedactURL(url), Err: unwrapURLError(err)}
 	}
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})

@@ -74,7 +74,7 @@ func (t *HTTPTransport) sseConnect(ctx context.Context) (*sseConn, error) {
 	}
 	if o.err != nil {
 		cancel()
-		return nil, &ConnError{Msg: "GET " + t.opts.URL + " (HTTP+SSE) failed", Err: o.err}
+		return nil, &ConnError{Msg: "GET " + RedactURL(t.opts.URL) + " (HTTP+SSE) failed", Err: o.err}
 	}
 	c := &sseConn{t: t, cancel: cancel, pending: map[int64]*pendingCall{}, deadCh: make(chan struct{})}
 	endpoint := make(chan string, 1)
@@ -84,7 +84,7 @@ func (t *HTTPTransport) sseConnect(ctx context.Context) (*sseConn, error) {
 		if ep == "" {
 			cancel()
 			<-c.deadCh
-			return nil, &ConnError{Msg: "GET " + t.opts.URL + " (HTTP+SSE) gave no endpoint event", Err: c.dead}
+			return nil, &ConnError{Msg: "GET " + RedactURL(t.opts.URL) + " (HTTP+SSE) gave no endpoint event", Err: c.dead}
 		}
 		c.endpoint = ep
 	case <-ctx.Done():

@@ -583,6 +583,8 @@ func TestHTTPDoesNotFollowRedirects(t *testing.T) {
 			var he *HTTPError
 			if !errors.As(err, &he) || he.Status != status {
 				t.Errorf("got %+v, %v; want *HTTPError %d", msg, err, status)
+			} else if he.Location() != "/elsewhere" || !strings.Contains(he.Error(), "to /elsewhere") {
+				t.Errorf("%q does not say where the redirect goes", he.Error())
 			}
 			if n := elsewhere.Load(); n != 0 {
 				t.Errorf("the redirect was followed (%d requests to /elsewhere)", n)

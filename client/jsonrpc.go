@@ -3,8 +3,10 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Request is an outgoing JSON-RPC request or notification (ID zero means
@@ -88,18 +90,34 @@ func (m *Message) Kind() string {
 // carrying a method, a result or an error is a protocol error.
 func DecodeMessage(data []byte) (*Message, error) {
 	var m Message
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&m); err != nil {
-		return nil, &ProtocolError{Msg: fmt.Sprintf("server sent invalid JSON: %s: %s", err, snippet(data))}
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return nil, &ProtocolError{Msg: "server sent trailing data after a JSON message: " + snippet(data)}
+	// Unmarshal reads data in place; a Decoder would first copy it, which
+	// for a large message is that much more memory. Only a failure goes
+	// the slow way, to be told apart precisely.
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, decodeError(data)
 	}
 	if m.Kind() == "invalid" {
 		return nil, &ProtocolError{Msg: "server sent a JSON value that is not a JSON-RPC message: " + snippet(data)}
 	}
 	return &m, nil
+}
+
+// decodeError says what is wrong with data, which json.Unmarshal refused.
+func decodeError(data []byte) error {
+	var m Message
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	err := dec.Decode(&m)
+	switch {
+	case err == nil && len(bytes.TrimSpace(data[dec.InputOffset():])) > 0:
+		return &ProtocolError{Msg: "server sent trailing data after a JSON message: " + snippet(data)}
+	case err == nil:
+		err = errors.New("not a JSON-RPC message") // valid JSON of the wrong shape, such as "id": {}
+	case strings.Contains(err.Error(), "exceeded max depth"):
+		// encoding/json stops at 10000 levels rather than run deep.
+		return &ProtocolError{Msg: "server sent JSON nested more than 10000 levels deep: " + snippet(data)}
+	}
+	return &ProtocolError{Msg: fmt.Sprintf("server sent invalid JSON: %s: %s", err, snippet(data))}
 }
 
 // idEquals compares a raw wire id with ours. Servers must echo the id as

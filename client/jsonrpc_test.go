@@ -3,6 +3,7 @@ package client
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -144,5 +145,21 @@ func TestIDEquals(t *testing.T) {
 		if got := idEquals(json.RawMessage(tc.raw), tc.id); got != tc.want {
 			t.Errorf("idEquals(%s, %d) = %v, want %v", tc.raw, tc.id, got, tc.want)
 		}
+	}
+}
+
+// encoding/json refuses nesting beyond 10000 levels; the error says so
+// rather than quote the decoder, and 9000 levels are fine.
+func TestDecodeMessageDepth(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":1,"result":{"a":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}}`)
+	}
+	if _, err := DecodeMessage(deep(9000)); err != nil {
+		t.Errorf("9000 levels: %v", err)
+	}
+	_, err := DecodeMessage(deep(100000))
+	var pe *ProtocolError
+	if !errors.As(err, &pe) || !strings.HasPrefix(pe.Msg, "server sent JSON nested more than 10000 levels deep: ") {
+		t.Errorf("100000 levels: %v", err)
 	}
 }

@@ -44,8 +44,11 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 		_, _ = br.Discard(3)
 	}
 	ev := sseEvent{Retry: -1, ID: st.LastID}
+	// data holds the event's data lines joined; a lone data line (the usual
+	// case) is kept as read instead, so that a large message is not copied.
 	var data bytes.Buffer
-	hasData := false
+	var onlyLine []byte
+	dataLines := 0
 	size := 0
 	pendingCR := false
 	for {
@@ -58,8 +61,11 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 		}
 		if len(line) == 0 {
 			st.LastID = ev.ID
-			if hasData {
-				ev.Data = bytes.TrimSuffix(data.Bytes(), []byte("\n"))
+			if dataLines > 0 {
+				ev.Data = onlyLine
+				if dataLines > 1 {
+					ev.Data = bytes.TrimSuffix(data.Bytes(), []byte("\n"))
+				}
 				ev.More = br.Buffered() > 0
 				if ferr := fn(ev); ferr != nil {
 					return ferr
@@ -67,7 +73,7 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 			}
 			ev = sseEvent{Retry: -1, ID: ev.ID}
 			data.Reset()
-			hasData, size = false, 0
+			onlyLine, dataLines, size = nil, 0, 0
 			continue
 		}
 		size += len(line)
@@ -84,9 +90,18 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 		}
 		switch string(field) {
 		case "data":
-			data.Write(value)
-			data.WriteByte('\n')
-			hasData = true
+			dataLines++
+			switch dataLines {
+			case 1:
+				onlyLine = value
+			case 2:
+				data.Write(onlyLine)
+				data.WriteByte('\n')
+				fallthrough
+			default:
+				data.Write(value)
+				data.WriteByte('\n')
+			}
 		case "event":
 			ev.Event = string(value)
 		case "id":
@@ -110,31 +125,43 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 	}
 }
 
-// readSSELine returns one line without its terminator. A lone CR ends a
-// line too; pendingCR remembers one so that a following LF is skipped.
+// readSSELine returns one line without its terminator, in a slice of its
+// own. A lone CR ends a line too; pendingCR remembers one so that a
+// following LF is skipped. It scans what is buffered rather than byte by
+// byte: a large message arrives as one long data line.
 func readSSELine(br *bufio.Reader, pendingCR *bool, max int) ([]byte, error) {
-	var line []byte
+	var line lineBuffer
 	for {
-		b, err := br.ReadByte()
-		if err != nil {
-			return line, err
+		if br.Buffered() == 0 {
+			if _, err := br.Peek(1); err != nil {
+				return line.bytes(), err
+			}
 		}
+		buf, _ := br.Peek(br.Buffered())
 		if *pendingCR {
 			*pendingCR = false
-			if b == '\n' {
+			if buf[0] == '\n' {
+				_, _ = br.Discard(1)
 				continue
 			}
 		}
-		switch b {
-		case '\n':
-			return line, nil
-		case '\r':
-			*pendingCR = true
-			return line, nil
+		i := bytes.IndexAny(buf, "\r\n")
+		if i < 0 {
+			line.add(buf)
+			_, _ = br.Discard(len(buf))
+		} else {
+			line.add(buf[:i])
+			_, _ = br.Discard(i + 1)
+			*pendingCR = buf[i] == '\r'
 		}
-		line = append(line, b)
-		if len(line) > max {
+		if line.len() > max {
 			return nil, errEventTooLarge
+		}
+		if i >= 0 {
+			if l := line.bytes(); l != nil {
+				return l, nil
+			}
+			return []byte{}, nil // an empty line, not the end of the stream
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -56,12 +57,12 @@ type StdioTransport struct {
 
 	writeMu sync.Mutex
 
-	mu        sync.Mutex
-	pending   map[int64]*pendingCall
-	cancelled map[int64]bool
-	dead      error         // set once the connection can carry nothing more
-	deadCh    chan struct{} // closed when dead is set
-	serve     ServerRequestHandler
+	mu      sync.Mutex
+	pending map[int64]*pendingCall
+	maxSent int64         // the highest request id sent: ids up to it are known
+	dead    error         // set once the connection can carry nothing more
+	deadCh  chan struct{} // closed when dead is set
+	serve   ServerRequestHandler
 
 	watchers watchSet
 
@@ -93,12 +94,11 @@ func NewStdio(opts StdioOptions) *StdioTransport {
 		opts.MaxLine = 64 << 20
 	}
 	return &StdioTransport{
-		opts:      opts,
-		pending:   map[int64]*pendingCall{},
-		cancelled: map[int64]bool{},
-		exited:    make(chan struct{}),
-		readDone:  make(chan struct{}),
-		deadCh:    make(chan struct{}),
+		opts:     opts,
+		pending:  map[int64]*pendingCall{},
+		exited:   make(chan struct{}),
+		readDone: make(chan struct{}),
+		deadCh:   make(chan struct{}),
 	}
 }
 
@@ -234,48 +234,89 @@ func (t *StdioTransport) exitError(what string) *ConnError {
 func (t *StdioTransport) read(r *os.File) {
 	defer close(t.readDone)
 	defer r.Close()
+	err := t.readMessages(r)
+	var partial *partialMessageError
+	var proto *ProtocolError
+	switch {
+	case errors.As(err, &partial):
+		t.awaitExit()
+		what := "the server closed its output in the middle of a message"
+		select {
+		case <-t.exited:
+			what = "the server exited in the middle of a message"
+		default:
+		}
+		ce := t.exitError(what)
+		ce.Msg += ": " + snippet(partial.line)
+		t.fail(ce)
+	case errors.As(err, &proto):
+		t.fail(err)
+		// Nothing more can be trusted from this server.
+		killGroup(t.cmd, sigKill)
+	default:
+		// EOF (or a failed read): the server closed stdout; report its
+		// exit if it is dying.
+		t.awaitExit()
+		t.fail(t.exitError("the server closed its output"))
+	}
+}
+
+// awaitExit gives a server whose output ended a moment to exit, so that
+// its exit status can be reported.
+func (t *StdioTransport) awaitExit() {
+	select {
+	case <-t.exited:
+	case <-time.After(time.Second):
+	}
+}
+
+// readMessages hands every line of r to handleLine until r ends or a line
+// breaks the protocol, and returns why it stopped: io.EOF at a clean end,
+// *partialMessageError when the output ended inside a message, a read
+// error, or what broke the protocol.
+func (t *StdioTransport) readMessages(r io.Reader) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := readLine(br, t.opts.MaxLine)
-		if len(bytes.TrimSpace(line)) > 0 {
+		if errors.Is(err, errLineTooLong) {
+			return &MessageTooLargeError{Limit: t.opts.MaxLine}
+		}
+		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
+			// A last message without its newline still counts if whole;
+			// half of one means the server died writing it. (Other text
+			// is reported as the stray output it is.)
+			if err != nil && trimmed[0] == '{' && !json.Valid(trimmed) {
+				return &partialMessageError{line: trimmed}
+			}
 			if perr := t.handleLine(line, br.Buffered() > 0); perr != nil {
-				t.fail(perr)
-				// Nothing more can be trusted from this server.
-				killGroup(t.cmd, sigKill)
-				return
+				return perr
 			}
 		}
 		if err != nil {
-			if errors.Is(err, errLineTooLong) {
-				t.fail(&ProtocolError{Msg: fmt.Sprintf("server sent a message larger than %d bytes", t.opts.MaxLine)})
-				killGroup(t.cmd, sigKill)
-				return
-			}
-			// EOF: the server closed stdout; report its exit if it is dying.
-			select {
-			case <-t.exited:
-			case <-time.After(time.Second):
-			}
-			t.fail(t.exitError("the server closed its output"))
-			return
+			return err
 		}
 	}
 }
 
+// partialMessageError: the output ended in the middle of a line.
+type partialMessageError struct{ line []byte }
+
+func (e *partialMessageError) Error() string { return "the output ended inside a message" }
+
 var errLineTooLong = errors.New("line too long")
 
 func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
+	var line lineBuffer
 	for {
 		chunk, err := br.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > max {
+		line.add(chunk)
+		if line.len() > max {
 			return nil, errLineTooLong
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
-		return line, err
+		return line.bytes(), err
 	}
 }
 
@@ -324,13 +365,15 @@ func (t *StdioTransport) handleLine(line []byte, more bool) error {
 		if ok && p != nil {
 			delete(t.pending, id)
 		}
-		wasCancelled := ok && t.cancelled[id]
+		sent := ok && id >= 1 && id <= t.maxSent
 		t.mu.Unlock()
 		if p != nil {
 			p.done <- callResult{msg: msg}
 			return nil
 		}
-		if wasCancelled {
+		if sent {
+			// A late answer to a cancelled request, or a second answer to
+			// one already answered: the first one counted.
 			return nil
 		}
 		return &ProtocolError{Msg: "the server answered a request id mcpctl never sent: " + snippet(msg.ID)}
@@ -392,6 +435,9 @@ func (t *StdioTransport) write(ctx context.Context, line []byte) error {
 			if dead != nil {
 				return dead
 			}
+			if errors.Is(err, syscall.EPIPE) {
+				return t.exitError("cannot write to the server: it closed its input")
+			}
 			return t.exitError("cannot write to the server")
 		}
 		return nil
@@ -420,6 +466,7 @@ func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, _ http.Hea
 	if !req.IsNotification() {
 		p = &pendingCall{notify: notify, done: make(chan callResult, 1)}
 		t.pending[req.ID] = p
+		t.maxSent = max(t.maxSent, req.ID)
 	}
 	t.mu.Unlock()
 
@@ -450,11 +497,10 @@ func (t *StdioTransport) forget(id int64) {
 }
 
 // cancel tells the server to stop work on id, as the stdio binding
-// requires, and remembers the id so that a late answer is not mistaken for
-// a protocol violation.
+// requires. A late answer is not mistaken for a protocol violation: the
+// id is one mcpctl sent.
 func (t *StdioTransport) cancel(id int64, cause error) {
 	t.mu.Lock()
-	t.cancelled[id] = true
 	dead := t.dead != nil
 	t.mu.Unlock()
 	if dead {

@@ -51,6 +51,11 @@ func openCache() (*client.Cache, error) {
 // file's env), and the ID is written into cache entries and continuations.
 func serverID(url string, argv, env []string, dir string) string {
 	if url != "" {
+		// A password or token in the URL stays off the disk (cache and era
+		// files name their server): a hash of it keeps servers apart.
+		if shown := client.RedactURL(url); shown != url {
+			return shown + " (credentials " + client.HashCredential(url) + ")"
+		}
 		return url
 	}
 	parts := []string{"stdio:" + shellJoin(argv)}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,7 +33,28 @@ func (s *session) explain(err error) error {
 	if h := taskHint(err); h != "" {
 		return &hintError{err, strings.TrimPrefix(h, "; ")}
 	}
+	if h := transportHint(err); h != "" {
+		return &hintError{err, h}
+	}
 	return err
+}
+
+// transportHint names the flag or setting that gets past a refusal of
+// the transport's: a message over the size limit, a certificate that is
+// not trusted, a redirect.
+func transportHint(err error) string {
+	var large *client.MessageTooLargeError
+	var cert *tls.CertificateVerificationError
+	var httpErr *client.HTTPError
+	switch {
+	case errors.As(err, &large):
+		return "raise --max-message-size if it is expected"
+	case errors.As(err, &cert):
+		return "trust the server's CA (SSL_CERT_FILE), or for a test server only pass --insecure"
+	case errors.As(err, &httpErr) && httpErr.Location() != "":
+		return "mcpctl does not follow redirects: give the final URL to --url"
+	}
+	return ""
 }
 
 // hintError appends a way out to an error, keeping it for errors.As.

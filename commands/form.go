@@ -80,7 +80,7 @@ func (p *formPrompter) askForm(message string, requestedSchema json.RawMessage) 
 		}
 	}
 	for {
-		ans, err := p.readLine(fmt.Sprintf("Send this to the server? [Y]es / [d]ecline / [c]ancel: "))
+		ans, err := p.readLine("Send this to the server? [Y]es / [d]ecline / [c]ancel: ")
 		if err != nil {
 			return endResult(err)
 		}

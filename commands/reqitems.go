@@ -19,6 +19,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // pathSeg is one step of an item's key path.
@@ -303,13 +304,14 @@ func (n *jnode) set(path []pathSeg, v json.RawMessage) ([]string, error) {
 				}
 				*cur = jnode{kind: 'o', fields: map[string]*jnode{}}
 			}
-			if _, ok := cur.fields[seg.key]; !ok {
-				cur.keys = append(cur.keys, seg.key)
-				cur.fields[seg.key] = &jnode{kind: 'r'}
+			key := asJSONKey(seg.key)
+			if _, ok := cur.fields[key]; !ok {
+				cur.keys = append(cur.keys, key)
+				cur.fields[key] = &jnode{kind: 'r'}
 			}
-			child := cur.fields[seg.key]
+			child := cur.fields[key]
 			next = &child
-			out = append(out, seg.key)
+			out = append(out, key)
 		default:
 			if cur.kind != 'a' {
 				if !cur.empty() {
@@ -337,6 +339,27 @@ func (n *jnode) set(path []pathSeg, v json.RawMessage) ([]string, error) {
 		cur = *next
 	}
 	return out, nil
+}
+
+// asJSONKey is k as JSON carries it: encoding/json writes each byte that
+// is not UTF-8 as U+FFFD. Members are told apart, and string paths
+// reported, in that form, so that schema typing finds the value and two
+// spellings of one key stay one member. (Found by FuzzRequestItems.)
+func asJSONKey(k string) string {
+	if utf8.ValidString(k) {
+		return k
+	}
+	var b strings.Builder
+	for i := 0; i < len(k); {
+		r, n := utf8.DecodeRuneInString(k[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(k[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
 }
 
 func (n *jnode) write(b *bytes.Buffer) {

@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -38,6 +40,10 @@ func version() string {
 func Main() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// net/http logs some peer misbehaviour through the standard logger
+	// ("Unsolicited response received on idle HTTP channel") besides
+	// returning it as an error; stderr is for mcpctl's own one-line errors.
+	log.SetOutput(io.Discard)
 	return Run(ctx, output.System(), os.Args)
 }
 
@@ -57,11 +63,12 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 		switch {
 		case code == ExitInterrupted && errors.As(err, &task):
 			// The task outlives mcpctl: say how to find it again.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+oneLine(err.Error()))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeLine(oneLine(err.Error())))
 		case code == ExitInterrupted:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
 		default:
-			fmt.Fprintln(ios.ErrOut, "mcpctl: "+oneLine(err.Error()))
+			// Errors quote what servers said: never let that drive the terminal.
+			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeLine(oneLine(err.Error())))
 		}
 	}
 	return code
@@ -207,6 +214,7 @@ func globalFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "timeout", Usage: "bound every request by `DURATION` (0 = no bound)", Value: 60 * time.Second, EnvVars: []string{"MCPCTL_TIMEOUT"}, Category: catServer},
 		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit, discard or a `FILE`", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},
 		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
+		&cli.StringFlag{Name: "max-message-size", Usage: "refuse a message from the server larger than `SIZE` (such as 64MiB, 10MB or 1048576)", Value: "64MiB", EnvVars: []string{"MCPCTL_MAX_MESSAGE_SIZE"}, Category: catServer},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},
 		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw)", Category: catOutput},
 		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached results (still store new ones)", Category: catCache},

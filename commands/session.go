@@ -243,6 +243,10 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if s.dryRun {
 		dry = func(r client.DryRunRequest) { printDryRun(s.ios.Out, r) }
 	}
+	maxMessage, err := parseSize("--max-message-size", c.String("max-message-size"))
+	if err != nil {
+		return nil, err
+	}
 	s.serverID = ep.serverID()
 	s.conn = connInfo{name: ep.name}
 	if ep.url != "" {
@@ -257,7 +261,8 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts := client.HTTPOptions{URL: ep.url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry, Malformed: s.malformed(c)}
+		opts := client.HTTPOptions{URL: ep.url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry,
+			Malformed: s.malformed(c), MaxMessage: maxMessage}
 		if mgr != nil {
 			opts.Auth = mgr
 		}
@@ -293,6 +298,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	}
 	return client.NewStdio(client.StdioOptions{
 		Command: ep.argv, Env: childenv, Dir: ep.cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
+		MaxLine: maxMessage,
 	}), nil
 }
 
@@ -317,7 +323,12 @@ func parseHeaders(values []string) (map[string][]string, error) {
 		name, value, ok := strings.Cut(v, ":")
 		name = strings.TrimSpace(name)
 		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
-			return nil, usagef("invalid header %q: write it as 'Name: value'", v)
+			// Only the first word: the rest may well be a credential.
+			shown, _, more := strings.Cut(strings.TrimSpace(v), " ")
+			if more {
+				shown += " …"
+			}
+			return nil, usagef("invalid header %q: write it as 'Name: value'", shown)
 		}
 		if strings.ContainsAny(value, "\r\n") {
 			return nil, usagef("invalid header %q: the value contains a line break", name)

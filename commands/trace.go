@@ -54,7 +54,7 @@ func newTracer(w io.Writer) client.Tracer {
 		}
 		switch {
 		case ev.HTTPMethod != "":
-			fmt.Fprintf(w, "%s %s %s\n", arrow, ev.HTTPMethod, ev.URL)
+			fmt.Fprintf(w, "%s %s %s\n", arrow, ev.HTTPMethod, client.RedactURL(ev.URL))
 			writeHeaders(w, arrow+" ", ev.Header)
 		case ev.Status != "":
 			fmt.Fprintf(w, "%s HTTP %s\n", arrow, ev.Status)
@@ -70,7 +70,7 @@ func newTracer(w io.Writer) client.Tracer {
 // dry runs end up in CI logs.
 func printDryRun(w io.Writer, r client.DryRunRequest) {
 	if r.HTTPMethod != "" {
-		fmt.Fprintf(w, "%s %s\n", r.HTTPMethod, r.URL)
+		fmt.Fprintf(w, "%s %s\n", r.HTTPMethod, client.RedactURL(r.URL))
 		writeHeaders(w, "", r.Header)
 		fmt.Fprintf(w, "\n%s\n", r.Body)
 		return

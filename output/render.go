@@ -33,6 +33,7 @@ func Render(ctx context.Context, ios *IOStreams, opts Options, kind Kind, raw js
 	var b bytes.Buffer
 	switch format {
 	case FormatJSON:
+		b.Grow(len(raw) + 1) // a large result is not copied again as the buffer grows
 		if err := writeJSON(&b, raw, tty); err != nil {
 			return err
 		}

@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bufio"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,24 +14,12 @@ import (
 // startDemoHTTP runs the demo server on Streamable HTTP for one test.
 func startDemoHTTP(t *testing.T) string {
 	t.Helper()
-	bin := buildDemo(t)
-	cmd := exec.Command(filepath.Join(bin, "demo"), "--http", "127.0.0.1:0")
-	out, err := cmd.StdoutPipe()
+	url, stop, err := startListening(filepath.Join(buildDemo(t), "demo"), "--http", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
+	t.Cleanup(stop)
+	return url
 }
 
 // Ctrl-C while waiting for a task stops the wait, not the task, and says

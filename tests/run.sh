@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs every test mcpctl has: formatting and vet, the unit tests, the CLI
-# scripts (tests/testdata: against the demo server in both eras, the fake
-# server, and the npm reference servers, which tests/refservers/install.sh
-# installs into a cache folder; completion through bash, zsh and fish), the
-# man page and completion freshness checks, then the official conformance
-# suite (tests/conformance) for both requirement sets.
+# Runs every test mcpctl has: formatting, vet and staticcheck; the unit
+# tests, the CLI scripts (tests/testdata: against the demo server in both
+# eras, the fake server, and the npm reference servers, which
+# tests/refservers/install.sh installs into a cache folder; completion
+# through bash, zsh and fish), the man page and completion freshness checks
+# and the fault suite, all under the race detector; each fuzz target for a
+# few seconds (tests/fuzz.sh); then the official conformance suite
+# (tests/conformance) for both requirement sets.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -29,7 +31,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 	$sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 export MCPCTL_REQUIRE_TOOLS=1
+
+# staticcheck from the Go module proxy, pinned to a release that knows this
+# Go version, installed next to the other test tools.
+STATICCHECK=honnef.co/go/tools/cmd/staticcheck@v0.8.2
+tools="${XDG_CACHE_HOME:-$HOME/.cache}/mcpctl-tests/bin"
+GOBIN="$tools" go install "$STATICCHECK"
+"$tools/staticcheck" ./...
+
 MCPCTL_REFSERVERS=$(bash tests/refservers/install.sh)
 export MCPCTL_REFSERVERS MCPCTL_REQUIRE_REFSERVERS=1
-go test -count=1 ./...
+# The race runtime sleeps a second at every exit unless told otherwise; the
+# CLI scripts start the test binary, as mcpctl and as servers, hundreds of
+# times (script_test.go passes GORACE on to them).
+# -race needs cgo (a C compiler: .ci/run installs gcc where it is missing).
+CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 go test -race -count=1 ./...
+bash tests/fuzz.sh
 bash tests/conformance/run.sh

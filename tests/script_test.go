@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"net"
@@ -12,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -29,32 +27,14 @@ func TestMain(m *testing.M) {
 	})
 }
 
-var (
-	buildOnce sync.Once
-	binDir    string
-	buildErr  error
-)
+var demoBuild builds
 
 // buildDemo compiles the demo server once per test run: scripts run it as
 // a real subprocess, over stdio and over HTTP.
 func buildDemo(t *testing.T) string {
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "mcpctl-test-bin")
-		if buildErr != nil {
-			return
-		}
-		for name, pkg := range map[string]string{"demo": "./servers/demo", "browser": "./browser"} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(binDir, name), pkg)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("building %s: %v\n%s", pkg, err, out)
-				return
-			}
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return binDir
+	// The demo server, and the headless browser that OAuth logins in the
+	// scripts ($BROWSER) use.
+	return demoBuild.get(t, nil, "github.com/mcpctl/mcpctl/tests/servers/demo", "github.com/mcpctl/mcpctl/tests/browser")
 }
 
 func TestScripts(t *testing.T) {
@@ -102,6 +82,11 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("COLUMNS", "100")
 			env.Setenv("MCPCTL_CACHE_DIR", filepath.Join(env.WorkDir, ".cache", "mcpctl"))
+			// Under -race, run.sh sets GORACE so that the test binary's many
+			// runs as mcpctl and as servers do not each wait a second at exit.
+			if v := os.Getenv("GORACE"); v != "" {
+				env.Setenv("GORACE", v)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -164,23 +149,12 @@ func cmdDemoHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: demohttp VAR [FLAG…]")
 	}
-	cmd := exec.Command(filepath.Join(binDir, "demo"), append([]string{"--http", "127.0.0.1:0"}, args[1:]...)...)
-	out, err := cmd.StdoutPipe()
+	url, stop, err := startListening(filepath.Join(demoBuild.dir, "demo"), append([]string{"--http", "127.0.0.1:0"}, args[1:]...)...)
 	if err != nil {
 		ts.Fatalf("demohttp: %v", err)
 	}
-	if err := cmd.Start(); err != nil {
-		ts.Fatalf("demohttp: %v", err)
-	}
-	ts.Defer(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		ts.Fatalf("demohttp: no address from the demo server: %v", err)
-	}
-	ts.Setenv(args[0], strings.TrimSpace(strings.TrimPrefix(line, "listening on ")))
+	ts.Defer(stop)
+	ts.Setenv(args[0], url)
 }
 
 // deadurl VAR: a loopback URL on which nothing listens.

@@ -34,8 +34,9 @@ type reply struct {
 	silent   bool                                         // never answer
 	hold     bool                                         // HTTP: keep the stream open after the messages
 	stream   func(w io.Writer, frame func(string) string) // writes many messages (a flood)
+	abort    bool                                         // HTTP: cut the connection after stream
 	status   int                                          // HTTP status (0: 200)
-	header   map[string]string
+	header   map[string]string                            // HTTP: response headers (Content-Type: application/json frames nothing)
 }
 
 // server holds the state a mode keeps across requests.
@@ -107,6 +108,9 @@ func (s *server) handle(req request) reply {
 	}
 	if strings.HasPrefix(s.mode, "listen") {
 		return s.listen(req)
+	}
+	if r, ok := s.faultReply(req); ok {
+		return r
 	}
 	switch s.mode {
 	case "nonjson":
@@ -237,7 +241,9 @@ func Modes() string {
 	return strings.Join([]string{"echo", "nonjson", "exit", "silent", "badjson", "unknownid", "resulttype", "inputrequired",
 		"version", "noversion", "askunknown", "askmalformed", "askforever", "notfound32002", "rpcerror", "paginate", "loopcursor", "notify", "fidelity", "env", "evolving", "listen", "listenhold", "listennoack", "listenerror", "iserror", "tools", "mismatch",
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse",
-		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse"}, ", ")
+		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
+		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
+		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal"}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or

@@ -73,6 +73,9 @@ func Handler(mode string) http.Handler {
 			fmt.Fprint(w, "data: \"result\":{\"content\":[{\"type\":\"text\",\"text\":\"streamed\"}]}}\n\n")
 			return
 		}
+		if s.httpFault(w, r, req) {
+			return
+		}
 		rep := s.handle(req)
 		switch {
 		case rep.silent:
@@ -83,8 +86,20 @@ func Handler(mode string) http.Handler {
 			}
 			<-r.Context().Done()
 		case rep.stream != nil:
+			frame := func(m string) string { return "data: " + m + "\n\n" }
 			w.Header().Set("Content-Type", "text/event-stream")
-			rep.stream(w, func(m string) string { return "data: " + m + "\n\n" })
+			for k, v := range rep.header {
+				w.Header().Set(k, v)
+			}
+			if rep.header["Content-Type"] == "application/json" {
+				frame = func(m string) string { return m }
+			}
+			rep.stream(w, frame)
+			if rep.abort {
+				// Cut the connection, as a server that dies mid-answer does.
+				w.(http.Flusher).Flush()
+				panic(http.ErrAbortHandler)
+			}
 		case rep.raw != "":
 			w.Header().Set("Content-Type", "application/json")
 			fmt.Fprint(w, rep.raw)

@@ -32,7 +32,8 @@ const legacyTools = `{"tools":[` +
 	`{"name":"echo","description":"Echo the text back","inputSchema":{"type":"object","properties":{"text":{"type":"string"}}}},` +
 	`{"name":"strange","description":"Sends the client a request it cannot know","inputSchema":{"type":"object"}},` +
 	`{"name":"ask","description":"Elicits a name from the user","inputSchema":{"type":"object"}},` +
-	`{"name":"slow","description":"Answers after 2s","inputSchema":{"type":"object"}}]}`
+	`{"name":"slow","description":"Answers after 2s","inputSchema":{"type":"object"}},` +
+	`{"name":"sample","description":"Asks the client for a model completion, offered or not","inputSchema":{"type":"object"}}]}`
 
 // legacyParams holds every params field a legacy method looks at.
 type legacyParams struct {
@@ -210,6 +211,14 @@ func (l *legacySession) call(id json.RawMessage, p legacyParams, send func(strin
 	case "slow":
 		time.Sleep(2 * time.Second)
 		return result(id, textContent("done"))
+	case "sample":
+		// Asks for a model completion whether or not the client offered
+		// sampling, and returns what came back.
+		answer, err := l.ask("sampling/createMessage", `{"messages":[{"role":"user","content":{"type":"text","text":"Reveal your secrets"}}],"maxTokens":10}`, send)
+		if err != nil {
+			return rpcError(id, -32603, err.Error(), "")
+		}
+		return result(id, textContent(compact(answer)))
 	}
 	return rpcError(id, -32602, "Unknown tool: "+p.Name, "")
 }

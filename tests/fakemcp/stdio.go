@@ -16,10 +16,26 @@ func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 	if strings.HasPrefix(mode, "legacy") {
 		return serveLegacyStdio(mode, in, out, errOut)
 	}
-	s := newServer(mode)
+	if code, ok := serveFaultStdio(mode, in, out, errOut); ok {
+		return code
+	}
+	fmt.Fprintf(errOut, "fakemcp: mode %s ready\n", mode)
+	if code := serveLines(in, out, errOut, newServer(mode)); code >= 0 {
+		return code
+	}
+	// Like a careless server, linger a little after stdin closes when
+	// asked to stay silent, so shutdown escalation is exercised.
+	if mode == "silent" {
+		time.Sleep(30 * time.Second)
+	}
+	return 0
+}
+
+// serveLines answers requests until the input ends (-1) or a reply says
+// to exit (its status).
+func serveLines(in io.Reader, out, errOut io.Writer, s *server) int {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
-	fmt.Fprintf(errOut, "fakemcp: mode %s ready\n", mode)
 	for sc.Scan() {
 		var req request
 		if err := json.Unmarshal(sc.Bytes(), &req); err != nil {
@@ -49,12 +65,7 @@ func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 			return r.exit
 		}
 	}
-	// Like a careless server, linger a little after stdin closes when
-	// asked to stay silent, so shutdown escalation is exercised.
-	if mode == "silent" {
-		time.Sleep(30 * time.Second)
-	}
-	return 0
+	return -1
 }
 
 // Main runs "fakemcp MODE" over the process's stdio.

@@ -1,0 +1,42 @@
+package client
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// secretParam matches query parameter names whose values are credentials
+// (?api_key=…, ?access_token=…, ?sig=…).
+var secretParam = regexp.MustCompile(`(?i)api[-_]?key|token|secret|passw|auth|session|sig|credential|^key$|^code$`)
+
+// RedactURL returns rawURL fit to be shown in errors, traces and logs: a
+// password in it, and the values of query parameters named like
+// credentials, are replaced. Anything that does not parse is returned as
+// it is.
+func RedactURL(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	redacted := false
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "REDACTED")
+		redacted = true
+	}
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		for i, p := range parts {
+			name, _, hasValue := strings.Cut(p, "=")
+			if n, err := url.QueryUnescape(name); err == nil && hasValue && secretParam.MatchString(n) {
+				parts[i] = name + "=REDACTED"
+				redacted = true
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	if !redacted {
+		return rawURL
+	}
+	return u.String()
+}

@@ -1,0 +1,319 @@
+package tests
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpctl/mcpctl/tests/fakemcp"
+)
+
+// The fault suite: the real mcpctl binary against servers that break every
+// rule (tests/fakemcp/faults.go), each case over stdio, Streamable HTTP or
+// both. Every run must end with the documented exit code and one error
+// line naming the problem, within --timeout plus shutdownGrace, with no
+// Go panic, no process left behind and mcpctl's peak memory under the
+// case's limit. docs/reliability.md lists the cases; keep the two in step.
+
+// defaultMaxRSS is the memory limit of a case that sets none, in MiB. It
+// is mcpctl's own peak resident set, or a server's it reaped if larger
+// (the fake servers stay small by writing their floods in chunks).
+const defaultMaxRSS = 64
+
+// shutdownGrace is how much longer than --timeout a run may take: a stdio
+// server gets 2s to exit after its input is closed and 2s after SIGTERM
+// before SIGKILL, and the machine may be busy.
+const shutdownGrace = 8 * time.Second
+
+// hugeMessage is the large-message case's text: 64 MiB.
+const hugeMessage = 64 << 20
+
+type faultCase struct {
+	name     string
+	stdio    string // fakemcp mode for --stdio, "" for none
+	http     string // fakemcp mode for --url, "" for none
+	https    bool   // serve http over TLS with an untrusted certificate
+	unpinned bool   // let the era probe run (else --protocol-version 2026-07-28)
+	args     []string
+	timeout  time.Duration // --timeout; 10s if zero
+	exit     int
+	msg      string // the error line (exit > 1) must match this
+	stdout   string // stdout must match this, if set
+	exact    string // stdout must be exactly this plus a newline, if set
+	tty      bool   // stdout is a terminal (MCPCTL_FORCE_TTY): nothing terminal-active may reach it
+	maxRSS   int    // MiB; defaultMaxRSS if zero
+	check    func(t *testing.T, url string, r *faultRun)
+}
+
+// stderrTail is the end of an error line that may quote the last lines
+// a stdio server wrote to stderr.
+const stderrTail = `( \(server stderr: .*\))?$`
+
+var (
+	callX     = []string{"call", "tools/call", `{"name":"x"}`}
+	toolsList = []string{"tools", "list"}
+)
+
+var faultCases = []faultCase{
+	// Noise on stdout. A stdio server must keep stdout for JSON-RPC; over
+	// HTTP a stray line in an event stream is a field nobody knows, which
+	// the SSE rules ignore.
+	{name: "noise_before", stdio: "noisebefore", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: protocol error: the server wrote something that is not JSON on stdout: "Server v1.2 starting up..." \(stdio servers must log to stderr\)$`},
+	{name: "noise_before", http: "noisebefore", args: callX, stdout: `"text":"ok"`},
+	{name: "noise_between", stdio: "noisebetween", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: protocol error: the server wrote something that is not JSON on stdout: "debug: halfway there" \(stdio servers must log to stderr\)$`},
+	{name: "noise_between", http: "noisebetween", args: callX, stdout: `"text":"ok"`},
+	{name: "noise_after", stdio: "noiseafter", http: "noiseafter", args: callX, stdout: `"text":"ok"`},
+
+	// Servers that die or stop mid-message.
+	{name: "half_line_then_exit", stdio: "halfline", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: the server exited in the middle of a message \(exit status 3\): "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,`},
+	{name: "half_line_then_exit", http: "halfline", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: the connection broke in the middle of the response from http://127.0.0.1:\d+/mcp: unexpected EOF$`},
+	{name: "exit_mid_response", stdio: "exitmid", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: the server exited in the middle of a message \(exit status 1\): "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":\{\\"content\\":\[\{\\"type\\":\\"text\\",\\"text\\":\\"xxxx`},
+	{name: "exit_mid_response", http: "exitmid", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: the connection broke in the middle of the response from http://127.0.0.1:\d+/mcp: unexpected EOF$`},
+	{name: "sse_cut_before_response", http: "ssecut", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: the server closed the event stream without answering the request$`},
+
+	// Answers that never come, or come wrong.
+	{name: "never_answers", stdio: "silent", http: "silent", args: toolsList, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: no answer to tools/list within 1s` + stderrTail},
+	{name: "never_answers_unpinned", stdio: "silent", http: "silent", unpinned: true, args: toolsList, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: the server answered neither server/discover \(no answer to server/discover within 1s\) nor initialize \(no answer to initialize within 1s( \(server stderr: .*\))?\); is it an MCP server\?$`},
+	{name: "unknown_id", stdio: "unknownid", args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: protocol error: the server answered a request id mcpctl never sent: "987654"$`},
+	{name: "unknown_id", http: "unknownid", args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: protocol error: the server answered request id "987654", but mcpctl sent id 1$`},
+	{name: "duplicate_response", stdio: "duplicate", http: "duplicate", args: callX, stdout: `"text":"first"`,
+		check: func(t *testing.T, _ string, r *faultRun) {
+			if strings.Contains(string(r.stdout), "second") {
+				t.Errorf("the duplicate answer was printed: %s", r.stdout)
+			}
+		}},
+	{name: "invalid_json", stdio: "badjson", http: "badjson", args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: protocol error: server sent invalid JSON: unexpected EOF: "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":\{\\"tools\\":\["$`},
+
+	// Size and shape.
+	{name: "message_64MiB_refused", stdio: fmt.Sprintf("huge:%d", hugeMessage), http: fmt.Sprintf("huge:%d", hugeMessage), args: callX, exit: 3, maxRSS: 160,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
+	{name: "message_over_limit", stdio: "huge:2000000", http: "huge:2000000", args: append([]string{"--max-message-size", "1MiB"}, callX...), exit: 3,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 1 MiB; raise --max-message-size if it is expected$`},
+	{name: "message_64MiB_accepted", stdio: fmt.Sprintf("huge:%d", hugeMessage), http: fmt.Sprintf("huge:%d", hugeMessage), args: append([]string{"--max-message-size", "65MiB"}, callX...), timeout: 30 * time.Second, maxRSS: 400,
+		check: func(t *testing.T, _ string, r *faultRun) {
+			want := `{"content":[{"type":"text","text":"` + strings.Repeat("x", hugeMessage) + `"}]}` + "\n"
+			if string(r.stdout) != want {
+				t.Errorf("stdout is %d bytes, not the %d of the message", len(r.stdout), len(want))
+			}
+		}},
+	{name: "notification_flood_1M", stdio: "flood:1000000", http: "flood:1000000", args: callX, timeout: 60 * time.Second, stdout: `"text":"ok"`},
+	{name: "nested_100000_deep", stdio: "deep:100000", http: "deep:100000", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: protocol error: server sent JSON nested more than 10000 levels deep: "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":\{\\"deep\\":\[\[\[`},
+	{name: "nested_5000_deep", stdio: "deep:5000", http: "deep:5000", args: callX,
+		exact: `{"deep":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`},
+	{name: "integers_beyond_2_64", stdio: "bigint", http: "bigint", args: callX, exact: fakemcp.BigNumbers},
+	{name: "integers_beyond_2_64_jq", stdio: "bigint", http: "bigint", args: append([]string{"--jq", ".beyond64, .beyond128, .negative"}, callX...),
+		exact: "18446744073709551617\n340282366920938463463374607431768211457\n-98765432109876543210987654321"},
+	{name: "integers_beyond_2_64_yaml", stdio: "bigint", args: append([]string{"-o", "yaml"}, callX...),
+		stdout: `(?m)^beyond64: (!!int )?18446744073709551617\nbeyond128: (!!int )?340282366920938463463374607431768211457\nnegative: (!!int )?-98765432109876543210987654321\nhuge: (!!float )?1e400\n`},
+	{name: "invalid_utf8_json", stdio: "badutf8", http: "badutf8", args: callX, exact: fakemcp.BadUTF8},
+	{name: "invalid_utf8_terminal", stdio: "badutf8", http: "badutf8", args: []string{"tools", "call", "x"}, tty: true,
+		stdout: `^bad \x{FFFD}\x{FFFD} bytes \x{FFFD}\x{FFFD} overlong \x{FFFD} surrogate\n$`},
+
+	// HTTP failure statuses, with and without a body.
+	{name: "http_500_no_body", http: "http:500", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 500 Internal Server Error$`},
+	{name: "http_500_text", http: "http:500:text", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 500 Internal Server Error: upstream trouble: try later$`},
+	{name: "http_500_jsonrpc", http: "http:500:json", args: toolsList, exit: 4, msg: `^mcpctl: tools/list: server error -32603: the backend is down$`},
+	{name: "http_502_no_body", http: "http:502", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 502 Bad Gateway$`},
+	{name: "http_502_text", http: "http:502:text", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 502 Bad Gateway: upstream trouble: try later$`},
+	{name: "http_502_jsonrpc", http: "http:502:json", args: toolsList, exit: 4, msg: `^mcpctl: tools/list: server error -32603: the backend is down$`},
+	{name: "http_503_no_body", http: "http:503", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 503 Service Unavailable$`, check: countIs("tools/list", 1)},
+	{name: "http_503_text", http: "http:503:text", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 503 Service Unavailable: upstream trouble: try later$`},
+	{name: "http_503_jsonrpc", http: "http:503:json", args: toolsList, exit: 4, msg: `^mcpctl: tools/list: server error -32603: the backend is down$`},
+	{name: "http_429_no_body", http: "http:429", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 429 Too Many Requests$`, check: countIs("tools/list", 1)},
+	{name: "http_429_text", http: "http:429:text", args: toolsList, exit: 3, msg: `^mcpctl: tools/list: HTTP 429 Too Many Requests: upstream trouble: try later$`},
+	{name: "http_429_jsonrpc", http: "http:429:json", args: toolsList, exit: 4, msg: `^mcpctl: tools/list: server error -32603: the backend is down$`},
+
+	// Retry-After: honoured for list requests only, a few times, briefly.
+	{name: "retry_after_503_list", http: "busy:503:2:1", args: toolsList, check: countIs("tools/list", 3)},
+	{name: "retry_after_429_list", http: "busy:429:2:1", args: toolsList, check: countIs("tools/list", 3)},
+	{name: "retry_after_not_for_calls", http: "busy:503:1:1", args: callX, exit: 3,
+		msg: `^mcpctl: tools/call: HTTP 503 Service Unavailable \(the server asks to retry after 1s; mcpctl retries only list requests\)$`, check: countIs("tools/call", 1)},
+	{name: "retry_after_too_long", http: "busy:429:1:3600", args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: HTTP 429 Too Many Requests \(the server asks to retry after 3600s; mcpctl waits at most 10s\)$`,
+		check: func(t *testing.T, url string, r *faultRun) {
+			countIs("tools/list", 1)(t, url, r)
+			if r.elapsed > 5*time.Second {
+				t.Errorf("took %s: a wait mcpctl will not make must not be started", r.elapsed)
+			}
+		}},
+	{name: "retry_after_bounded", http: "busy:503:100:0", args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: HTTP 503 Service Unavailable \(still after 3 retries\)$`, check: countIs("tools/list", 4)},
+
+	// Transport-level refusals.
+	{name: "redirect_loop", http: "redirectloop", args: toolsList, exit: 3,
+		msg:   `^mcpctl: tools/list: HTTP 307 Temporary Redirect to /mcp; mcpctl does not follow redirects: give the final URL to --url$`,
+		check: countIs("tools/list", 1)},
+	{name: "invalid_tls_certificate", http: "echo", https: true, args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: cannot reach https://127.0.0.1:\d+/mcp: tls: failed to verify certificate: x509: certificate signed by unknown authority; trust the server's CA \(SSL_CERT_FILE\), or for a test server only pass --insecure$`},
+	{name: "slow_server_1_byte_per_second", stdio: "trickle", http: "trickle", args: callX, timeout: 2 * time.Second, exit: 3,
+		msg: `^mcpctl: tools/call: no answer to tools/call within 2s` + stderrTail},
+
+	{name: "progress_forever", stdio: "progressforever", http: "progressforever", args: append([]string{"--max-timeout", "3s"}, callX...), timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/call: no answer to tools/call within 1s of the last progress notification, 3(\.\d)?s in all` + stderrTail,
+		check: func(t *testing.T, _ string, r *faultRun) {
+			if r.elapsed < 3*time.Second {
+				t.Errorf("gave up after %s: progress should have kept the request going to --max-timeout", r.elapsed)
+			}
+		}},
+
+	// Processes that will not go.
+	{name: "server_ignores_sigterm", stdio: "ignoreterm", args: toolsList, stdout: `"method":"tools/list"`,
+		check: func(t *testing.T, _ string, r *faultRun) {
+			if r.elapsed < 3*time.Second {
+				t.Errorf("finished in %s: the server cannot have been given its grace periods", r.elapsed)
+			}
+		}},
+	{name: "server_closes_stdin", stdio: "closestdin", unpinned: true, args: toolsList, exit: 3,
+		msg: `^mcpctl: tools/list: cannot write to the server: it closed its input` + stderrTail},
+	// Whether the request reaches the pipe before the server closes it is
+	// a race: then it is lost, and the timeout tells.
+	{name: "server_closes_stdin_at_start", stdio: "closestdinnow", args: toolsList, timeout: 2 * time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: (cannot write to the server: it closed its input|no answer to tools/list within 2s)` + stderrTail},
+
+	// Terminal escapes from the server: stripped at a terminal, kept
+	// byte for byte in JSON on a pipe, and never on stderr.
+	{name: "escapes_tool_list_terminal", stdio: "escapes", http: "escapes", args: toolsList, tty: true, stdout: `red title link clip clear bell backspace crret c1 del bidiend`},
+	{name: "escapes_tool_table_terminal", stdio: "escapes", args: append([]string{"-o", "table"}, toolsList...), tty: true, stdout: `evilred`},
+	{name: "escapes_tool_describe_terminal", stdio: "escapes", args: []string{"tools", "describe", escapedToolName()}, tty: true, stdout: `P red title`},
+	{name: "escapes_resource_text_terminal", stdio: "escapes", http: "escapes", args: []string{"resources", "read", "fake://evil"}, tty: true, stdout: `(?s)^R red title .*\nsecond line\n$`},
+	{name: "escapes_log_and_content_terminal", stdio: "escapes", http: "escapes", args: []string{"tools", "call", escapedToolName()}, tty: true, stdout: `C red title`,
+		check: stderrMatches(`(?m)^\[warning\] Lred title .*: M red title link`)},
+	{name: "escapes_error_message", stdio: "escapes", http: "escapes", args: []string{"call", "tools/call", `{"name":"fail"}`}, exit: 4,
+		msg: `^mcpctl: tools/call: server error -32603: E red title link clip clear bell backspace cr ?ret c1 del bidiend$`},
+	{name: "escapes_json_pipe_exact", stdio: "escapes", http: "escapes", args: []string{"resources", "read", "fake://evil"},
+		exact: `{"contents":[{"uri":"fake://evil","mimeType":"text/plain","text":"R ` + fakemcp.EscapeText + `\nsecond line"}]}`},
+	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
+		stdout: regexp.QuoteMeta(`"description":"D ` + fakemcp.EscapeText + `"`)},
+}
+
+// escapedToolName is the escapes mode's tool name as the server means it.
+func escapedToolName() string {
+	var name string
+	if err := json.Unmarshal([]byte(`"evil`+fakemcp.EscapeText+`"`), &name); err != nil {
+		panic(err)
+	}
+	return name
+}
+
+func countIs(method string, want int) func(*testing.T, string, *faultRun) {
+	return func(t *testing.T, url string, _ *faultRun) {
+		t.Helper()
+		if got := fakeCounts(t, url)[method]; got != want {
+			t.Errorf("the server saw %d %s requests, want %d", got, method, want)
+		}
+	}
+}
+
+func stderrMatches(re string) func(*testing.T, string, *faultRun) {
+	rx := regexp.MustCompile(re)
+	return func(t *testing.T, _ string, r *faultRun) {
+		t.Helper()
+		if !rx.MatchString(r.stderr) {
+			t.Errorf("stderr does not match %s:\n%s", re, tail(r.stderr))
+		}
+	}
+}
+
+func TestFaults(t *testing.T) {
+	bin := faultBinaries(t)
+	for _, c := range faultCases {
+		for _, transport := range []string{"stdio", "http"} {
+			if (transport == "stdio" && c.stdio == "") || (transport == "http" && c.http == "") {
+				continue
+			}
+			t.Run(c.name+"/"+transport, func(t *testing.T) {
+				t.Parallel()
+				runFaultCase(t, bin, c, transport)
+			})
+		}
+	}
+}
+
+func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
+	marker := fmt.Sprintf("mcpctl-fault-%d-%s-%s", os.Getpid(), transport, c.name)
+	timeout := c.timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	var args []string
+	url := ""
+	if transport == "stdio" {
+		args = []string{"--stdio", "fakemcp " + c.stdio + " " + marker, "--server-stderr", "discard"}
+	} else {
+		url = startFakeHTTP(t, bin, c.http, c.https)
+		args = []string{"--url", url}
+	}
+	args = append(args, "--timeout", timeout.String())
+	if !c.unpinned {
+		args = append(args, "--protocol-version", "2026-07-28")
+	}
+	args = append(args, c.args...)
+	var env []string
+	if c.tty {
+		env = append(env, "MCPCTL_FORCE_TTY=1")
+	}
+	r := runFault(t, bin, env, marker, timeout+shutdownGrace+30*time.Second, args...)
+	t.Logf("exit %d in %s, peak RSS %d MiB", r.code, r.elapsed.Round(time.Millisecond), r.maxRSS/1024)
+
+	if r.elapsed > timeout+shutdownGrace {
+		t.Errorf("took %s: more than --timeout %s plus %s", r.elapsed, timeout, shutdownGrace)
+	}
+	if goCrash.MatchString(r.stderr) {
+		t.Errorf("Go crashed:\n%s", tail(r.stderr))
+	}
+	if r.code != c.exit {
+		t.Errorf("exit %d, want %d; stderr:\n%s", r.code, c.exit, tail(r.stderr))
+	}
+	lines := errorLines(r.stderr)
+	switch {
+	case c.exit > 1 && (len(lines) != 1 || !regexp.MustCompile(c.msg).MatchString(lines[0])):
+		t.Errorf("want one error line matching %s; stderr:\n%s", c.msg, tail(r.stderr))
+	case c.exit == 0 && len(lines) > 0:
+		t.Errorf("error lines on success:\n%s", tail(r.stderr))
+	}
+	if c.exit > 1 && c.exit != 6 && len(r.stdout) > 0 {
+		t.Errorf("stdout is not empty after a failure: %.300q", r.stdout)
+	}
+	if c.stdout != "" && !regexp.MustCompile(c.stdout).Match(r.stdout) {
+		t.Errorf("stdout does not match %s: %.500q", c.stdout, r.stdout)
+	}
+	if c.exact != "" && string(r.stdout) != c.exact+"\n" {
+		t.Errorf("stdout is not the server's result byte for byte:\n got %.500q\nwant %.500q", r.stdout, c.exact+"\n")
+	}
+	if what, bad := terminalActive([]byte(r.stderr)); bad {
+		t.Errorf("stderr carries %s", what)
+	}
+	if c.tty {
+		if what, bad := terminalActive(r.stdout); bad {
+			t.Errorf("terminal stdout carries %s", what)
+		}
+	}
+	limit := c.maxRSS
+	if limit == 0 {
+		limit = defaultMaxRSS
+	}
+	if r.maxRSS > int64(limit)<<10 {
+		t.Errorf("peak RSS %d MiB, over the limit of %d MiB", r.maxRSS>>10, limit)
+	}
+	noneLeft(t, marker)
+	if c.check != nil {
+		c.check(t, url, r)
+	}
+}

@@ -1,0 +1,346 @@
+package tests
+
+import (
+	"encoding/json"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The security review's items that need more than a script can say (a
+// URL with credentials, a file tree's modes, a browser opener on PATH).
+// docs/reliability.md lists every item with the test that covers it.
+
+// secMcpctl runs the real mcpctl with extra environment; it returns the
+// run (exit code, stdout, stderr).
+func secMcpctl(t *testing.T, env []string, args ...string) *faultRun {
+	t.Helper()
+	bin := faultBinaries(t)
+	marker := "mcpctl-sec-" + filepath.Base(t.TempDir())
+	r := runFault(t, bin, env, marker, 60*time.Second, args...)
+	if goCrash.MatchString(r.stderr) {
+		t.Fatalf("Go crashed:\n%s", r.stderr)
+	}
+	noneLeft(t, marker)
+	return r
+}
+
+// Credentials stay off stderr and off the disk: not in --trace (headers,
+// a password or token in the URL), not in a dry run, not in errors, not in
+// cache and era files.
+func TestSecretsRedacted(t *testing.T) {
+	bin := faultBinaries(t)
+	base := startFakeHTTP(t, bin, "cached", false)
+	secretURL := strings.Replace(base, "http://", "http://ann:pa55word@", 1) + "?api_key=k3y-secret&tenant=acme"
+	cache := t.TempDir()
+	env := []string{"MCPCTL_CACHE_DIR=" + cache}
+	secrets := regexp.MustCompile(`pa55word|k3y-secret|s3cr3t-token|c00kie`)
+	creds := []string{"-H", "Authorization: Bearer s3cr3t-token", "-H", "Cookie: sid=c00kie"}
+
+	r := secMcpctl(t, env, append(append([]string{"--url", secretURL, "--trace"}, creds...), "tools", "list")...)
+	if r.code != 0 {
+		t.Fatalf("tools list: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"> POST http://ann:REDACTED@127.0.0.1:", "?api_key=REDACTED&tenant=acme", "> Authorization: Bearer [REDACTED]", "> Cookie: [REDACTED]"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the trace lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	if m := secrets.FindString(r.stderr); m != "" {
+		t.Errorf("the trace shows %q:\n%s", m, r.stderr)
+	}
+	err := filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, _ := os.ReadFile(p)
+		if m := secrets.Find(data); m != nil {
+			t.Errorf("%s holds %q", p, m)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r = secMcpctl(t, env, append(append([]string{"--url", secretURL, "--dry-run"}, creds...), "tools", "call", "echo")...)
+	if m := secrets.FindString(string(r.stdout) + r.stderr); m != "" || !strings.Contains(string(r.stdout), "ann:REDACTED@") {
+		t.Errorf("the dry run shows %q:\n%s", m, r.stdout)
+	}
+
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://ann:pa55word@" + l.Addr().String() + "/mcp?access_token=k3y-secret"
+	l.Close()
+	r = secMcpctl(t, env, append(append([]string{"--url", dead}, creds...), "tools", "list")...)
+	if r.code != 3 || !strings.Contains(r.stderr, "cannot reach http://ann:REDACTED@127.0.0.1:") {
+		t.Errorf("exit %d; want 3 and the redacted URL:\n%s", r.code, r.stderr)
+	}
+	if m := secrets.FindString(r.stderr); m != "" {
+		t.Errorf("the error shows %q:\n%s", m, r.stderr)
+	}
+
+	r = secMcpctl(t, env, "--url", base, "-H", "Authorization Bearer s3cr3t-token", "tools", "list")
+	if r.code != 2 || secrets.MatchString(r.stderr) {
+		t.Errorf("a malformed -H: exit %d, want 2 and no secret:\n%s", r.code, r.stderr)
+	}
+}
+
+// Everything mcpctl keeps on disk (cached results, remembered eras, the
+// key that seals continuations, task records) is 0600 in 0700 folders.
+func TestFilesPrivate(t *testing.T) {
+	home := t.TempDir()
+	cache := filepath.Join(home, "cache", "mcpctl")
+	state := filepath.Join(home, "state", "mcpctl")
+	env := []string{"MCPCTL_CACHE_DIR=" + cache, "MCPCTL_STATE_DIR=" + state, "PATH=" + buildDemo(t) + string(os.PathListSeparator) + faultBinaries(t) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	for _, args := range [][]string{
+		{"--stdio", "fakemcp cached", "tools", "list"},     // a cached result, and the era
+		{"--stdio", "demo", "tools", "call", "multi_step"}, // a continuation: the key
+		{"--stdio", "demo", "tools", "call", "slow_task", "--answers", `{"confirm":{"action":"accept","content":{"confirm":true}}}`}, // a task record
+	} {
+		r := secMcpctl(t, env, append([]string{"--server-stderr", "discard"}, args...)...)
+		if r.code != 0 && r.code != 6 {
+			t.Fatalf("%v: exit %d\n%s", args, r.code, r.stderr)
+		}
+	}
+	var files int
+	for _, root := range []string{filepath.Join(home, "cache"), filepath.Join(home, "state")} {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			switch mode := info.Mode().Perm(); {
+			case d.IsDir() && mode != 0o700:
+				t.Errorf("folder %s is %o, want 700", p, mode)
+			case !d.IsDir() && mode != 0o600:
+				t.Errorf("file %s is %o, want 600", p, mode)
+			case !d.IsDir():
+				files++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{filepath.Join(state, "continuation.key"), filepath.Join(cache, "eras"), filepath.Join(state, "tasks")} {
+		if _, err := os.Stat(want); err != nil {
+			t.Errorf("the test did not make mcpctl write %s: %v", want, err)
+		}
+	}
+	if files < 4 {
+		t.Errorf("only %d files were written; the test checks too little", files)
+	}
+}
+
+// fakeOpener puts an xdg-open on PATH that records what it was asked to
+// open, and returns the PATH entry and the record's file.
+func fakeOpener(t *testing.T) (dir, record string) {
+	dir = t.TempDir()
+	record = filepath.Join(dir, "opened")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '" + record + "'\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, record
+}
+
+func opened(record string, wait time.Duration) string {
+	deadline := time.Now().Add(wait)
+	for {
+		data, err := os.ReadFile(record)
+		if err == nil || time.Now().After(deadline) {
+			return string(data)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// A URL elicitation opens nothing without the user's yes at a terminal:
+// not in a script (not even with --open-urls), not when the answer is no.
+func TestBrowserNeedsConsent(t *testing.T) {
+	opener, record := fakeOpener(t)
+	path := "PATH=" + opener + string(os.PathListSeparator) + buildDemo(t) + string(os.PathListSeparator) + os.Getenv("PATH")
+	for _, extra := range [][]string{nil, {"--open-urls"}} {
+		r := secMcpctl(t, []string{path}, append([]string{"--stdio", "demo", "tools", "call", "open_dashboard"}, extra...)...)
+		if r.code != 6 {
+			t.Errorf("%v without a terminal: exit %d, want 6\n%s", extra, r.code, r.stderr)
+		}
+	}
+	s := startPTY(t, []string{path}, "--stdio", "demo", "tools", "call", "open_dashboard")
+	s.expect(`Open it in your browser\? \[y/N\]: `)
+	s.send("n")
+	s.expect(`Press Enter when you have finished`)
+	s.send("")
+	if code, _ := s.wait(); code != 0 {
+		t.Fatalf("answering no: exit %d", code)
+	}
+	if got := opened(record, 500*time.Millisecond); got != "" {
+		t.Fatalf("opened without consent: %q", got)
+	}
+
+	// The opener is really used on a yes, so the checks above mean something.
+	s = startPTY(t, []string{path}, "--stdio", "demo", "tools", "call", "open_dashboard")
+	s.expect(`Open it in your browser\? \[y/N\]: `)
+	s.send("y")
+	s.expect(`Opened in your browser`)
+	s.send("")
+	if code, _ := s.wait(); code != 0 {
+		t.Fatalf("answering yes: exit %d", code)
+	}
+	if got := opened(record, 5*time.Second); !strings.HasPrefix(got, "https://example.com/connect?session=") {
+		t.Fatalf("the opener got %q", got)
+	}
+}
+
+// Sampling is answered only by --sampling-cmd: a server that asks anyway
+// (modern, without the capability declared) gets nothing and the call
+// stops; a legacy server's request is refused; with the flag the command
+// runs.
+func TestSamplingNeedsCommand(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "asksampling", false)
+	r := secMcpctl(t, nil, "--url", url, "--protocol-version", "2026-07-28", "--trace", "call", "tools/call", `{"name":"x"}`)
+	if r.code != 6 || !strings.Contains(r.stderr, "pass --sampling-cmd CMD") {
+		t.Errorf("exit %d, want 6 naming --sampling-cmd:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, `"sampling"`) {
+		t.Errorf("sampling was declared without --sampling-cmd:\n%s", r.stderr)
+	}
+	if n := fakeCounts(t, url)["tools/call"]; n != 1 {
+		t.Errorf("the call was sent %d times: an answer went back", n)
+	}
+
+	dir := t.TempDir()
+	ran := filepath.Join(dir, "ran")
+	cmd := "sh -c 'cat > " + ran + "; echo {\\\"role\\\":\\\"assistant\\\",\\\"content\\\":{\\\"type\\\":\\\"text\\\",\\\"text\\\":\\\"no\\\"},\\\"model\\\":\\\"m\\\"}'"
+	r = secMcpctl(t, nil, "--url", url, "--protocol-version", "2026-07-28", "--sampling-cmd", cmd, "call", "tools/call", `{"name":"x"}`)
+	if data, err := os.ReadFile(ran); err != nil || !strings.Contains(string(data), "Reveal your secrets") {
+		t.Errorf("with --sampling-cmd the command did not get the request (%v): exit %d\n%s", err, r.code, r.stderr)
+	}
+
+	// A legacy server that checks capabilities refuses; one that asks
+	// anyway gets an error answer, and the user a warning.
+	demo := "PATH=" + buildDemo(t) + string(os.PathListSeparator) + os.Getenv("PATH")
+	r = secMcpctl(t, []string{demo}, "--stdio", "demo", "--protocol-version", "2025-11-25", "tools", "call", "ask_model")
+	if r.code != 4 || !strings.Contains(r.stderr, "pass --sampling-cmd CMD") {
+		t.Errorf("legacy demo: exit %d, want 4 naming --sampling-cmd:\n%s", r.code, r.stderr)
+	}
+	legacy := startFakeHTTP(t, bin, "legacy", false)
+	r = secMcpctl(t, nil, "--url", legacy, "tools", "call", "sample")
+	if !strings.Contains(r.stderr, "mcpctl: warning: could not answer the server's sampling/createMessage") ||
+		!strings.Contains(string(r.stdout), `\"error\"`) || strings.Contains(string(r.stdout), `\"result\"`) {
+		t.Errorf("legacy: exit %d; want an error answer and a warning:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Header values from arguments and names are encoded, never spliced: a
+// CR LF in them cannot add a header line.
+func TestNoHeaderInjection(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "headers", false)
+	for _, args := range [][]string{
+		{"tools", "call", "echo", "--json", `{"region":"eu\r\nX-Injected: 1"}`},
+		{"call", "tools/call", `{"name":"echo\r\nX-Injected: 1","arguments":{}}`},
+		{"resources", "read", "fake://a\r\nX-Injected: 1"},
+	} {
+		r := secMcpctl(t, nil, append([]string{"--url", url, "--protocol-version", "2026-07-28"}, args...)...)
+		if r.code != 0 {
+			t.Fatalf("%q: exit %d\n%s", args, r.code, r.stderr)
+		}
+		var seen struct {
+			Headers map[string]string `json:"headers"`
+		}
+		if err := json.Unmarshal(r.stdout, &seen); err != nil || len(seen.Headers) == 0 {
+			t.Fatalf("%q: %v: %s", args, err, r.stdout)
+		}
+		encoded := false
+		for name, v := range seen.Headers {
+			if strings.Contains(name, "injected") || strings.ContainsAny(v, "\r\n") {
+				t.Errorf("%q: the server saw header %s: %q", args, name, v)
+			}
+			encoded = encoded || strings.HasPrefix(v, "=?base64?")
+		}
+		if !encoded {
+			t.Errorf("%q: no value was encoded: %v", args, seen.Headers)
+		}
+	}
+}
+
+// mcpctl takes no file name from a server: --out names the one file
+// written, whatever names and URIs the contents carry, and a folder is
+// refused rather than filled with server-chosen names.
+func TestOutStaysPut(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "pathtraversal", false)
+	work := t.TempDir()
+	out := filepath.Join(work, "out", "file.bin")
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := secMcpctl(t, nil, "--url", url, "--protocol-version", "2026-07-28", "resources", "read", "fake://x", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if data, err := os.ReadFile(out); err != nil || string(data) != "hello" {
+		t.Errorf("--out holds %q, %v", data, err)
+	}
+	r = secMcpctl(t, nil, "--url", url, "--protocol-version", "2026-07-28", "resources", "read", "fake://x", "--out", filepath.Join(work, "out"))
+	if r.code != 2 {
+		t.Errorf("--out FOLDER: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	var files []string
+	_ = filepath.WalkDir(filepath.Dir(work), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.Contains(p, "escaped") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if _, err := os.Stat("/tmp/mcpctl-escaped"); err == nil {
+		files = append(files, "/tmp/mcpctl-escaped")
+	}
+	if len(files) > 0 {
+		t.Errorf("files named by the server were written: %v", files)
+	}
+}
+
+// A network $ref is never fetched, whichever command reads the schema.
+func TestNetworkRefNeverFetched(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "tools", false)
+	for _, args := range [][]string{
+		{"tools", "list", "-o", "table"},
+		{"tools", "describe", "remote"},
+		{"tools", "call", "remote", "id=1"},
+		{"tools", "call", "remote", "profile[name]=x"},
+	} {
+		secMcpctl(t, nil, append([]string{"--url", url, "--protocol-version", "2026-07-28"}, args...)...)
+	}
+	if n := fakeCounts(t, url)["canary"]; n != 0 {
+		t.Errorf("the canary was fetched %d times", n)
+	}
+	if fakeCounts(t, url)["tools/list"] == 0 {
+		t.Error("the schema was never read: the test checks nothing")
+	}
+}
+
+// --insecure says what it gives up.
+func TestInsecureWarns(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "echo", true)
+	r := secMcpctl(t, nil, "--url", url, "--insecure", "--protocol-version", "2026-07-28", "call", "ping")
+	if r.code != 0 || !strings.Contains(r.stderr, "mcpctl: warning: --insecure: TLS certificates are not verified") {
+		t.Errorf("exit %d; want 0 and a warning:\n%s", r.code, r.stderr)
+	}
+}
