@@ -286,35 +286,11 @@ var errStreamDone = errors.New("stream done")
 func (t *HTTPTransport) readStream(ctx context.Context, body io.Reader, req *Request, notify func(Notification)) (*Message, error) {
 	var result *Message
 	var perr error
-	err := readSSE(body, t.opts.MaxMessage, func(ev sseEvent) error {
-		if ev.Event != "" && ev.Event != "message" {
-			return nil
-		}
-		if len(bytes.TrimSpace(ev.Data)) == 0 {
-			return nil // priming events carry no message
-		}
-		t.traceBody(ev.Data)
-		msg, err := DecodeMessage(ev.Data)
-		if err != nil && t.opts.Malformed != nil && t.opts.Malformed(ev.Data, err) {
-			return nil
-		}
-		if err != nil {
-			perr = err
-			return errStreamDone
-		}
-		switch msg.Kind() {
-		case "notification":
-			if notify != nil {
-				notify(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), ev.Data...), More: ev.More})
-			}
-			return nil
-		case "request":
-			perr = &ProtocolError{Msg: "the server sent a request (" + msg.Method + ") on the response stream, which revision 2026-07-28 does not allow"}
-			return errStreamDone
-		}
-		result, perr = t.match(msg, req)
-		return errStreamDone
-	})
+	onResponse := func(m *Message) bool {
+		result, perr = t.match(m, req)
+		return true
+	}
+	err := readSSE(body, t.opts.MaxMessage, t.streamHandler(notify, onResponse, &perr, false))
 	return t.streamOutcome(ctx, result, perr, err)
 }
 

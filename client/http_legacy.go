@@ -247,9 +247,10 @@ func (t *HTTPTransport) openGET(ctx context.Context, lastID string) (io.ReadClos
 }
 
 // streamHandler turns SSE events into messages: notifications to notify,
-// server requests answered, and responses to onResponse (which returns
-// true when the stream has given what it was read for).
-func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func(*Message) bool, perr *error) func(sseEvent) error {
+// server requests answered (legacy) or refused as the protocol error they
+// are (modern), and responses to onResponse (which returns true when the
+// stream has given what it was read for).
+func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func(*Message) bool, perr *error, legacy bool) func(sseEvent) error {
 	return func(ev sseEvent) error {
 		if ev.Event != "" && ev.Event != "message" {
 			return nil
@@ -273,6 +274,10 @@ func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func
 			}
 			return nil
 		case "request":
+			if !legacy {
+				*perr = &ProtocolError{Msg: "the server sent a request (" + msg.Method + ") on the response stream, which revision 2026-07-28 does not allow"}
+				return errStreamDone
+			}
 			t.answerAsync(msg)
 			return nil
 		}
@@ -295,7 +300,7 @@ func (t *HTTPTransport) readLegacyStream(ctx context.Context, body io.Reader, re
 		result = m
 		return true
 	}
-	handle := t.streamHandler(notify, onResponse, &perr)
+	handle := t.streamHandler(notify, onResponse, &perr, true)
 	st := &sseState{Retry: -1}
 	err := readSSEState(body, t.opts.MaxMessage, st, handle)
 	for n := 0; result == nil && perr == nil && ctx.Err() == nil && st.LastID != "" && n < maxResumes; n++ {
@@ -418,7 +423,7 @@ func (t *HTTPTransport) dispatchEvent(es *eventStream) func(Notification) {
 func (t *HTTPTransport) runEventStream(es *eventStream) {
 	st := &sseState{Retry: -1}
 	var perr error
-	handle := t.streamHandler(t.dispatchEvent(es), nil, &perr)
+	handle := t.streamHandler(t.dispatchEvent(es), nil, &perr, true)
 	readyOnce := sync.OnceFunc(func() { close(es.ready) })
 	finish := func(err error) {
 		t.mu.Lock()

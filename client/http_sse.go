@@ -113,7 +113,7 @@ func (c *sseConn) read(body io.ReadCloser, endpoint chan<- string) {
 		}
 		return false
 	}
-	handle := c.t.streamHandler(c.broadcast, onResponse, &perr)
+	handle := c.t.streamHandler(c.broadcast, onResponse, &perr, true)
 	err := readSSE(body, c.t.opts.MaxMessage, func(ev sseEvent) error {
 		if !gotEndpoint {
 			if ev.Event != "endpoint" {
@@ -162,20 +162,7 @@ func (c *sseConn) resolve(data string) (string, error) {
 	return u.String(), nil
 }
 
-func (c *sseConn) broadcast(n Notification) {
-	c.mu.Lock()
-	var fns []func(Notification)
-	for _, p := range c.pending {
-		if p.notify != nil {
-			fns = append(fns, p.notify)
-		}
-	}
-	c.mu.Unlock()
-	fns = append(fns, c.watchers.list()...)
-	for _, fn := range fns {
-		fn(n)
-	}
-}
+func (c *sseConn) broadcast(n Notification) { fanOut(n, &c.mu, &c.pending, &c.watchers) }
 
 func (c *sseConn) fail(err error) {
 	c.mu.Lock()

@@ -339,18 +339,7 @@ func (t *StdioTransport) handleLine(line []byte, more bool) error {
 	switch msg.Kind() {
 	case "notification":
 		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), line...), More: more}
-		t.mu.Lock()
-		var fns []func(Notification)
-		for _, p := range t.pending {
-			if p.notify != nil {
-				fns = append(fns, p.notify)
-			}
-		}
-		t.mu.Unlock()
-		fns = append(fns, t.watchers.list()...)
-		for _, fn := range fns {
-			fn(n)
-		}
+		fanOut(n, &t.mu, &t.pending, &t.watchers)
 	case "request":
 		// Legacy servers ask things (elicitation, roots, ping); modern ones
 		// must not, and are told so rather than left waiting.
