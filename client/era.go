@@ -373,6 +373,10 @@ func (c *Client) probe(ctx context.Context) error {
 	}
 	if errors.Is(context.Cause(pctx), errProbeTimeout) {
 		err = &TimeoutError{Method: "server/discover", After: timeout.String()}
+		// Silence is a guess, not proof: a slow starter (go run, npx
+		// fetching a package) looks just like it. Legacy for this run, but
+		// not remembered.
+		c.legacy.guessed = true
 	} else if !legacyAnswer(err) {
 		return err // a broken or unreachable server, not a legacy one
 	}

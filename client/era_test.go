@@ -283,3 +283,28 @@ func TestFileEraStore(t *testing.T) {
 		t.Errorf("Clear = %d, %v", n, err)
 	}
 }
+
+// An era guessed from silence (a slow starter looks the same) is used for
+// the run but not remembered; one proven by an answer is.
+func TestGuessedEraNotRemembered(t *testing.T) {
+	store := &memEras{m: map[string]EraInfo{}}
+	ft := &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {"hang"}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}})}
+	c := New(ft, Options{EraStore: store, ServerID: "slow", ProbeTimeout: 20 * time.Millisecond})
+	if _, err := c.Call(context.Background(), "tools/list", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !c.Legacy() {
+		t.Fatal("not legacy after an unanswered probe")
+	}
+	if _, ok := store.LoadEra("slow"); ok {
+		t.Error("an era guessed from silence was remembered")
+	}
+	ft = &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {&RPCError{Code: CodeMethodNotFound}}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}})}
+	c = New(ft, Options{EraStore: store, ServerID: "old"})
+	if _, err := c.Call(context.Background(), "tools/list", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := store.LoadEra("old"); !ok || e.Era != EraLegacy {
+		t.Error("an era proven by an answer was not remembered")
+	}
+}

@@ -55,7 +55,10 @@ type legacySession struct {
 	ready  bool
 	result json.RawMessage // the InitializeResult, as received
 	probed bool            // a probe went to this stdio process first
-	rounds atomic.Int64    // server requests answered, for InputRound.Round
+	// guessed: the era was taken for legacy because the probe went
+	// unanswered, which is not remembered.
+	guessed bool
+	rounds  atomic.Int64 // server requests answered, for InputRound.Round
 }
 
 func (c *Client) attach(t Transport) {
@@ -171,7 +174,9 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.saveEra(c.Era())
+	if !c.legacy.guessed {
+		c.saveEra(c.Era())
+	}
 	if es, ok := c.transport().(interface {
 		StartEventStream(context.Context, func(Notification))
 	}); ok && c.flavor() == FlavorStreamable {
