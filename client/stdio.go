@@ -425,6 +425,15 @@ func (t *StdioTransport) write(ctx context.Context, line []byte) error {
 				return dead
 			}
 			if errors.Is(err, syscall.EPIPE) {
+				// A server that died before reading the request closes
+				// its input too: when it is exiting, its exit status and
+				// last words are the better report.
+				t.awaitExit()
+				select {
+				case <-t.exited:
+					return t.exitError("the server exited")
+				default:
+				}
 				return t.exitError("cannot write to the server: it closed its input")
 			}
 			return t.exitError("cannot write to the server")
