@@ -180,10 +180,7 @@ func (c *Client) exchange(ctx context.Context, method string, params json.RawMes
 // exchangeFrom runs the rounds from round on, sending cur (the original
 // params plus any answers) first.
 func (c *Client) exchangeFrom(ctx context.Context, method string, params, cur json.RawMessage, first int, co *CallOptions) (res json.RawMessage, plain bool, err error) {
-	maxRounds := c.opts.MaxRounds
-	if maxRounds <= 0 {
-		maxRounds = DefaultMaxRounds
-	}
+	maxRounds := c.maxRounds()
 	for round := first; ; round++ {
 		res, err := c.call(ctx, method, cur, co)
 		if err != nil {
@@ -199,6 +196,14 @@ func (c *Client) exchangeFrom(ctx context.Context, method string, params, cur js
 		case "task":
 			if method != "tools/call" || !c.opts.TasksDeclared {
 				return nil, false, &ProtocolError{Msg: "the server answered " + method + " with a task, which this request did not allow"}
+			}
+			if TaskIDOf(res) == "" {
+				return nil, false, &ProtocolError{Msg: "a task answer without a taskId: " + snippet(res)}
+			}
+			// Every handle is reported, waited for or not, so that the
+			// caller can keep track of the task.
+			if c.opts.Tasks.OnCreated != nil {
+				c.opts.Tasks.OnCreated(res)
 			}
 			if co.NoWait {
 				return res, false, nil
@@ -289,12 +294,15 @@ func (c *Client) Resume(ctx context.Context, k Continuation, co *CallOptions) (j
 		round = 1
 	}
 	if k.TaskID != "" {
-		answered := map[string]bool{}
-		if err := c.answerTaskRequests(ctx, k.TaskID, round, k.Requests, answered); err != nil {
-			return nil, err
+		answered := answeredKeys{}
+		if len(k.Requests) > 0 {
+			if err := c.answerTaskRequests(ctx, k.TaskID, round, k.Requests, answered); err != nil {
+				return nil, err
+			}
 		}
 		b, _ := json.Marshal(map[string]string{"taskId": k.TaskID, "status": "working"})
-		return c.WaitTask(ctx, b, co)
+		// The keys just answered are not answered again.
+		return c.waitTask(ctx, b, co, answered)
 	}
 	var answers map[string]json.RawMessage
 	if len(k.Requests) > 0 {

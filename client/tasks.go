@@ -5,7 +5,9 @@ package client
 // tasks/get at the server's pollIntervalMs until the task is completed,
 // failed or cancelled; input the task needs on the way (status
 // input_required) goes through the same InputHandler as MRTR rounds and
-// back with tasks/update, each key answered once.
+// back with tasks/update, each key answered once. A task that stays
+// input_required for more than Options.MaxRounds polls ends the wait
+// (TaskRoundsError): a server may ask again for what was declined, forever.
 
 import (
 	"context"
@@ -25,7 +27,8 @@ type TaskOptions struct {
 	// CancelOnInterrupt sends tasks/cancel when the wait is interrupted;
 	// otherwise the task keeps running and can be waited for again.
 	CancelOnInterrupt bool
-	// OnCreated receives the handle of every task this client waits for.
+	// OnCreated receives every task handle a server answers with, whether
+	// the client then waits for the task or not (CallOptions.NoWait).
 	OnCreated func(handle json.RawMessage)
 	// OnStatus receives every task object tasks/get returns.
 	OnStatus func(task json.RawMessage)
@@ -41,7 +44,7 @@ type Task struct {
 	Error          *RPCError       `json:"error"`
 }
 
-// TaskFailedError is a task that ended with status cancelled.
+// TaskCancelledError is a task that ended with status cancelled.
 type TaskCancelledError struct{ TaskID, Message string }
 
 func (e *TaskCancelledError) Error() string {
@@ -57,17 +60,54 @@ func (e *TaskCancelledError) Error() string {
 type TaskInterruptedError struct {
 	TaskID    string
 	Cancelled bool // tasks/cancel was sent
-	Err       error
+	// Limit is set when the wait's own time limit (TaskOptions.Timeout)
+	// ended it.
+	Limit time.Duration
+	Err   error
 }
 
 func (e *TaskInterruptedError) Error() string {
-	if e.Cancelled {
-		return fmt.Sprintf("stopped waiting for task %s and asked the server to cancel it", e.TaskID)
+	s := "stopped waiting for task " + e.TaskID
+	var te *TimeoutError
+	switch {
+	case e.Limit > 0:
+		s += " after " + e.Limit.String()
+	case errors.As(e.Err, &te):
+		s += " (" + te.Error() + ")"
 	}
-	return fmt.Sprintf("stopped waiting for task %s, which keeps running", e.TaskID)
+	if e.Cancelled {
+		return s + " and asked the server to cancel it"
+	}
+	return s + ", which keeps running"
+}
+
+// TimedOut says whether a time limit, the wait's or a request's, ended the
+// wait (rather than an interrupt).
+func (e *TaskInterruptedError) TimedOut() bool {
+	var te *TimeoutError
+	return e.Limit > 0 || errors.As(e.Err, &te)
 }
 
 func (e *TaskInterruptedError) Unwrap() error { return e.Err }
+
+// TaskRoundsError ends the wait for a task that was still input_required
+// after the round limit (Options.MaxRounds); the task keeps running.
+type TaskRoundsError struct {
+	TaskID string
+	Rounds int
+	// Refused is "decline" or "cancel" when, in the last round, the server
+	// asked again for input this client had answered so.
+	Refused string
+}
+
+func (e *TaskRoundsError) Error() string {
+	switch e.Refused {
+	case "decline", "cancel":
+		done := map[string]string{"decline": "declined", "cancel": "cancelled"}[e.Refused]
+		return fmt.Sprintf("the server kept asking for input to task %s that was %s, for %d rounds", e.TaskID, done, e.Rounds)
+	}
+	return fmt.Sprintf("task %s still waited for input after %d rounds", e.TaskID, e.Rounds)
+}
 
 const defaultPoll = time.Second
 
@@ -80,12 +120,22 @@ func taskParams(id string, extra ...field) json.RawMessage {
 // requests, and returns the task's result as the original request would
 // have returned it.
 func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	return c.waitTask(ctx, handle, co, answeredKeys{})
+}
+
+// answeredKeys holds the keys of a task's input requests answered so far,
+// each with the answer's action ("accept", "decline", "cancel"; "" for
+// answers that have none), so that none is answered twice.
+type answeredKeys map[string]string
+
+// waitTask is WaitTask, knowing the keys answered already.
+func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallOptions, answered answeredKeys) (json.RawMessage, error) {
+	if co == nil {
+		co = &CallOptions{}
+	}
 	var t Task
 	if err := json.Unmarshal(handle, &t); err != nil || t.TaskID == "" {
 		return nil, &ProtocolError{Msg: "a task answer without a taskId: " + snippet(handle)}
-	}
-	if c.opts.Tasks.OnCreated != nil {
-		c.opts.Tasks.OnCreated(handle)
 	}
 	id := t.TaskID
 	waitCtx := ctx
@@ -94,7 +144,9 @@ func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallO
 		waitCtx, cancel = context.WithTimeout(ctx, c.opts.Tasks.Timeout)
 		defer cancel()
 	}
-	answered := map[string]bool{}
+	stop := func(err error) error { return c.interrupted(ctx, waitCtx, id, err) }
+	maxRounds := c.maxRounds()
+	raw := handle
 	round := 0
 	// A bare {"taskId"} (tasks wait ID) is polled at once.
 	fresh := t.Status == ""
@@ -105,19 +157,34 @@ func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallO
 		if ended, res, err := taskOutcome(t); ended {
 			return res, err
 		}
-		if fresh {
-			fresh = false
-		} else if t.Status == "input_required" {
+		pause := pollInterval(t)
+		switch {
+		case fresh:
+			fresh, pause = false, 0
+		case t.Status == "input_required":
+			// Every poll that finds the task waiting for input is a round,
+			// whether it asks anything new or not.
 			round++
-			if err := c.answerTask(waitCtx, id, round, answered); err != nil {
-				return nil, c.interrupted(ctx, id, err)
+			if round > maxRounds {
+				return nil, &TaskRoundsError{TaskID: id, Rounds: maxRounds, Refused: refusedAgain(raw, answered)}
 			}
-		} else if err := sleepCtx(waitCtx, pollInterval(t)); err != nil {
-			return nil, c.interrupted(ctx, id, err)
+			asked, err := c.answerTask(waitCtx, id, raw, round, answered)
+			if err != nil {
+				return nil, stop(err)
+			}
+			if asked {
+				pause = 0 // see at once what the answers changed
+			}
 		}
-		raw, err := c.Call(waitCtx, "tasks/get", taskParams(id), &CallOptions{OnNotify: co.OnNotify})
+		if pause > 0 {
+			if err := sleepCtx(waitCtx, pause); err != nil {
+				return nil, stop(err)
+			}
+		}
+		var err error
+		raw, err = c.Call(waitCtx, "tasks/get", taskParams(id), &CallOptions{OnNotify: co.OnNotify})
 		if err != nil {
-			return nil, c.interrupted(ctx, id, err)
+			return nil, stop(err)
 		}
 		if c.opts.Tasks.OnStatus != nil {
 			c.opts.Tasks.OnStatus(raw)
@@ -130,6 +197,13 @@ func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallO
 			t.TaskID = id
 		}
 	}
+}
+
+func (c *Client) maxRounds() int {
+	if c.opts.MaxRounds <= 0 {
+		return DefaultMaxRounds
+	}
+	return c.opts.MaxRounds
 }
 
 // taskOutcome says whether t has ended, and how.
@@ -160,59 +234,85 @@ func pollInterval(t Task) time.Duration {
 	return time.Duration(*t.PollIntervalMs) * time.Millisecond
 }
 
-// answerTask answers the task's outstanding input requests, each key once.
-func (c *Client) answerTask(ctx context.Context, id string, round int, answered map[string]bool) error {
-	raw, err := c.Call(ctx, "tasks/get", taskParams(id), nil)
+// taskRequests reads the input requests of a task object; none when it
+// carries none this client can read.
+func taskRequests(task json.RawMessage) []InputRequest {
+	fields, err := splitObject(task)
 	if err != nil {
-		return err
-	}
-	fields, err := splitObject(raw)
-	if err != nil {
-		return &ProtocolError{Msg: "tasks/get answered something that is not a task"}
+		return nil
 	}
 	reqs, _, err := parseInputRequired(joinObject([]field{{Key: "inputRequests", Value: orEmptyObject(getField(fields, "inputRequests"))}}))
 	if err != nil {
-		// No requests after all (the task moved on): poll again.
 		return nil
 	}
-	return c.answerTaskRequests(ctx, id, round, reqs, answered)
+	return reqs
+}
+
+// answerTask answers the requests of the task object raw not answered yet;
+// asked says whether there were any.
+func (c *Client) answerTask(ctx context.Context, id string, raw json.RawMessage, round int, answered answeredKeys) (asked bool, err error) {
+	var pending []InputRequest
+	for _, r := range taskRequests(raw) {
+		if _, done := answered[r.Key]; !done {
+			pending = append(pending, r)
+		}
+	}
+	if len(pending) == 0 {
+		return false, nil
+	}
+	return true, c.answerTaskRequests(ctx, id, round, pending, answered)
+}
+
+// refusedAgain is the action ("decline" or "cancel") of an earlier answer
+// whose request the task object raw asks again, if any.
+func refusedAgain(raw json.RawMessage, answered answeredKeys) string {
+	for _, r := range taskRequests(raw) {
+		if a := answered[r.Key]; a == "decline" || a == "cancel" {
+			return a
+		}
+	}
+	return ""
 }
 
 // AnswerTask answers a task's input requests (a continuation with a
 // TaskID) with tasks/update, without waiting for the task.
 func (c *Client) AnswerTask(ctx context.Context, k Continuation) error {
-	return c.answerTaskRequests(ctx, k.TaskID, max(k.Round, 1), k.Requests, map[string]bool{})
+	if len(k.Requests) == 0 {
+		return nil
+	}
+	return c.answerTaskRequests(ctx, k.TaskID, max(k.Round, 1), k.Requests, answeredKeys{})
 }
 
-// answerTaskRequests answers the requests not answered yet and sends the
-// answers with tasks/update.
-func (c *Client) answerTaskRequests(ctx context.Context, id string, round int, reqs []InputRequest, answered map[string]bool) error {
-	var pending []InputRequest
-	for _, r := range reqs {
-		if !answered[r.Key] {
-			pending = append(pending, r)
-		}
-	}
-	if len(pending) == 0 {
-		return sleepCtx(ctx, defaultPoll/4)
-	}
-	answers, err := c.answerRound(ctx, InputRound{Method: "tasks/update", Round: round, Requests: pending, TaskID: id})
+// answerTaskRequests gets answers to reqs and sends them with
+// tasks/update, noting each key answered.
+func (c *Client) answerTaskRequests(ctx context.Context, id string, round int, reqs []InputRequest, answered answeredKeys) error {
+	answers, err := c.answerRound(ctx, InputRound{Method: "tasks/update", Round: round, Requests: reqs, TaskID: id})
 	if err != nil {
 		var ire *InputRequiredError
 		if errors.As(err, &ire) {
-			ire.Method, ire.TaskID, ire.Requests, ire.Round = "tasks/update", id, pending, round
+			ire.Method, ire.TaskID, ire.Requests, ire.Round = "tasks/update", id, reqs, round
 		}
 		return err
 	}
 	var resp []field
-	for _, r := range pending {
+	for _, r := range reqs {
 		if a, ok := answers[r.Key]; ok {
 			resp = append(resp, field{Key: r.Key, Value: a})
-			answered[r.Key] = true
+			answered[r.Key] = answerAction(a)
 		}
 	}
 	_, err = c.Call(ctx, "tasks/update", taskParams(id, field{Key: "inputResponses", Value: joinObject(resp)}), nil)
 	return err
+}
+
+// answerAction is an answer's action: accept, decline or cancel for an
+// elicitation, "" for answers that carry none.
+func answerAction(answer json.RawMessage) string {
+	var a struct {
+		Action string `json:"action"`
+	}
+	_ = json.Unmarshal(answer, &a)
+	return a.Action
 }
 
 func orEmptyObject(raw json.RawMessage) json.RawMessage {
@@ -223,8 +323,9 @@ func orEmptyObject(raw json.RawMessage) json.RawMessage {
 }
 
 // interrupted turns an ended wait into the right error: the task keeps
-// running unless the caller asked for tasks/cancel.
-func (c *Client) interrupted(ctx context.Context, id string, err error) error {
+// running unless the caller asked for tasks/cancel. waitCtx is ctx bounded
+// by the wait's time limit, if any.
+func (c *Client) interrupted(ctx, waitCtx context.Context, id string, err error) error {
 	if !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
 		var te *TimeoutError
 		if !errors.As(err, &te) {
@@ -232,6 +333,9 @@ func (c *Client) interrupted(ctx context.Context, id string, err error) error {
 		}
 	}
 	ie := &TaskInterruptedError{TaskID: id, Err: err}
+	if ctx.Err() == nil && errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
+		ie.Limit = c.opts.Tasks.Timeout
+	}
 	if c.opts.Tasks.CancelOnInterrupt {
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -251,4 +355,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// TaskIDOf is the taskId of a task object or handle, "" when it has none.
+func TaskIDOf(raw json.RawMessage) string {
+	var t Task
+	_ = json.Unmarshal(raw, &t)
+	return t.TaskID
 }

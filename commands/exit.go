@@ -73,6 +73,7 @@ func ExitCode(err error) int {
 		oauthE  *oauth.Error
 
 		cancelled *client.TaskCancelledError
+		rounds    *client.TaskRoundsError
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
@@ -87,7 +88,7 @@ func ExitCode(err error) int {
 		return ExitConnection // neither probe nor initialize answered
 	case errors.As(err, &auth), errors.As(err, &oauthE):
 		return ExitAuth
-	case errors.As(err, &input):
+	case errors.As(err, &input), errors.As(err, &rounds):
 		return ExitInput
 	case errors.As(err, &rpc), errors.As(err, &invalid), errors.As(err, &version):
 		return ExitServerError

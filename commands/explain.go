@@ -31,7 +31,7 @@ func (s *session) explain(err error) error {
 		return &hintError{err, capabilityHint(rpc.Data)}
 	}
 	if h := taskHint(err); h != "" {
-		return &hintError{err, strings.TrimPrefix(h, "; ")}
+		return &hintError{err, h}
 	}
 	if h := transportHint(err); h != "" {
 		return &hintError{err, h}

@@ -124,7 +124,7 @@ var exitCodes = []exitCode{
 	{ExitConnection, "connection or transport failure (spawn, refused, server died, timeout, protocol violation, no answer to the era probe nor to initialize)"},
 	{ExitServerError, "the server answered a JSON-RPC error"},
 	{ExitAuth, "authentication or authorization failure"},
-	{ExitInput, "the server needs input that could not be given (a continuation is printed on stdout)"},
+	{ExitInput, "the server needs input that could not be given (a continuation is printed on stdout), or it kept asking past --max-rounds"},
 	{ExitInterrupted, "interrupted (a task keeps running unless --cancel-on-interrupt)"},
 }
 

@@ -226,7 +226,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "root", Usage: "offer `PATH|URI` as a root when the server asks (repeatable; declares the roots capability)", Category: catInput},
 		&cli.StringFlag{Name: "sampling-cmd", Usage: "answer sampling/createMessage by piping its params to `CMD`, which prints a CreateMessageResult", Category: catInput},
 		&cli.BoolFlag{Name: "open-urls", Usage: "open URL elicitations in the browser without asking", Category: catInput},
-		&cli.IntFlag{Name: "max-rounds", Usage: "give up after `N` input_required rounds", Value: 10, Category: catInput},
+		&cli.IntFlag{Name: "max-rounds", Usage: "give up after `N` input_required rounds (retries of a request, or polls that find a task waiting for input)", Value: 10, Category: catInput},
 		&cli.BoolFlag{Name: "no-tasks", Usage: "do not declare the Tasks extension", Category: catInput},
 		&cli.BoolFlag{Name: "cancel-on-interrupt", Usage: "send tasks/cancel when Ctrl-C stops waiting for a task", Category: catInput},
 		&cli.StringFlag{Name: "progress", Usage: "show progress: auto (a bar when stderr is a terminal), bar, json (lines on stderr) or none", Value: "auto", EnvVars: []string{"MCPCTL_PROGRESS"}, Category: catOutput},

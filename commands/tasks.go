@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -228,11 +227,27 @@ func listTaskRecords() (json.RawMessage, error) {
 	return b, err
 }
 
-// taskHint tells a user whose wait ended how to pick the task up again.
+// taskHint tells a user whose wait for a task ended how to go on: pick it
+// up again after an interrupt or --timeout, or, when it kept asking past
+// --max-rounds, look at it and answer it.
 func taskHint(err error) string {
 	var ie *client.TaskInterruptedError
-	if !errors.As(err, &ie) || ie.Cancelled {
+	if errors.As(err, &ie) {
+		wait := fmt.Sprintf("'mcpctl tasks wait %s' picks it up again", output.SanitizeLine(ie.TaskID))
+		switch {
+		case ie.TimedOut() && ie.Cancelled:
+			return "--timeout ended the wait"
+		case ie.TimedOut():
+			return "--timeout ended the wait: " + wait
+		case !ie.Cancelled:
+			return wait
+		}
 		return ""
 	}
-	return fmt.Sprintf("; 'mcpctl tasks wait %s' picks it up again", strings.TrimSpace(ie.TaskID))
+	var re *client.TaskRoundsError
+	if errors.As(err, &re) {
+		id := output.SanitizeLine(re.TaskID)
+		return fmt.Sprintf("it keeps running: 'mcpctl tasks get %s' shows what it asks, 'mcpctl tasks update %s' answers it, a larger --max-rounds waits longer", id, id)
+	}
+	return ""
 }

@@ -64,7 +64,7 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 				Usage:       "call a tool (tools/call)",
 				ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
 				Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
-				Flags:       []cli.Flag{jsonArgsFlag, noValidateFlag, &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit (follow it with 'mcpctl tasks wait')"}},
+				Flags:       []cli.Flag{jsonArgsFlag, noValidateFlag, &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"}},
 				Action: withSession(ios, func(c *cli.Context, s *session) error {
 					if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 						return err
@@ -111,7 +111,7 @@ func (s *session) finishCall(c *cli.Context, op string, kind output.Kind, call f
 	}
 	if rt, _ := resultType(raw); rt == "task" {
 		kind = output.KindGeneric
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(taskIDOf(raw)))
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(client.TaskIDOf(raw)))
 	}
 	if err := s.print(c.Context, kind, raw); err != nil {
 		return err
@@ -128,12 +128,6 @@ func resultType(raw json.RawMessage) (string, error) {
 	}
 	err := json.Unmarshal(raw, &r)
 	return r.ResultType, err
-}
-
-func taskIDOf(raw json.RawMessage) string {
-	var t client.Task
-	_ = json.Unmarshal(raw, &t)
-	return t.TaskID
 }
 
 func toolCallParams(name string, args json.RawMessage) json.RawMessage {

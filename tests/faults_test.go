@@ -201,6 +201,48 @@ var faultCases = []faultCase{
 		exact: `{"contents":[{"uri":"fake://evil","mimeType":"text/plain","text":"R ` + fakemcp.EscapeText + `\nsecond line"}]}`},
 	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
 		stdout: regexp.QuoteMeta(`"description":"D ` + fakemcp.EscapeText + `"`)},
+
+	// Issue 13, item 8: tasks that never end (tests/fakemcp/tasks.go). A
+	// task that keeps asking for input mcpctl declined or cancelled, or
+	// stays input_required asking nothing, ends after --max-rounds polls
+	// (one tasks/get a round, and the one that finds the limit) with exit
+	// 6, answered once; --timeout is given so that a client without the
+	// limit ends with the wrong message instead of hanging the suite. A
+	// wait that --timeout ends says so.
+	{name: "task_declined_input_forever", stdio: "taskaskforever", http: "taskaskforever", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+		msg:   `^mcpctl: tools/call slow: the server kept asking for input to task task-taskaskforever that was declined, for 10 rounds; ` + taskRoundsHint("task-taskaskforever") + `$`,
+		check: httpCountsAre(map[string]int{"tasks/get": 11, "tasks/update": 1})},
+	{name: "task_cancelled_input_forever", stdio: "taskaskforever", http: "taskaskforever", args: []string{"--elicit", "cancel", "--max-rounds", "3", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+		msg:   `^mcpctl: tools/call slow: the server kept asking for input to task task-taskaskforever that was cancelled, for 3 rounds; ` + taskRoundsHint("task-taskaskforever") + `$`,
+		check: httpCountsAre(map[string]int{"tasks/get": 4, "tasks/update": 1})},
+	{name: "task_input_required_no_requests", stdio: "tasknorequests", http: "tasknorequests", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+		msg:   `^mcpctl: tools/call slow: task task-tasknorequests still waited for input after 10 rounds; ` + taskRoundsHint("task-tasknorequests") + `$`,
+		check: httpCountsAre(map[string]int{"tasks/get": 11, "tasks/update": 0})},
+	{name: "task_wait_timeout", stdio: "taskworking", http: "taskworking", args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/call slow: stopped waiting for task task-taskworking after 1s, which keeps running; --timeout ended the wait: 'mcpctl tasks wait task-taskworking' picks it up again$`},
+}
+
+// taskRoundsHint is the way out mcpctl names when a task kept asking past
+// --max-rounds (issue 13, item 8).
+func taskRoundsHint(id string) string {
+	return regexp.QuoteMeta(`it keeps running: 'mcpctl tasks get ` + id + `' shows what it asks, 'mcpctl tasks update ` + id + `' answers it, a larger --max-rounds waits longer`)
+}
+
+// httpCountsAre checks, over HTTP, how many requests of each method the
+// fake server saw (a stdio server's counts die with it).
+func httpCountsAre(want map[string]int) func(*testing.T, string, *faultRun) {
+	return func(t *testing.T, url string, _ *faultRun) {
+		t.Helper()
+		if url == "" {
+			return
+		}
+		got := fakeCounts(t, url)
+		for method, n := range want {
+			if got[method] != n {
+				t.Errorf("the server saw %d %s requests, want %d", got[method], method, n)
+			}
+		}
+	}
 }
 
 // escapedToolName is the escapes mode's tool name as the server means it.

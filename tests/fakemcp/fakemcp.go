@@ -112,6 +112,10 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.faultReply(req); ok {
 		return r
 	}
+	// Issue 13, item 8: tasks that never end (tasks.go).
+	if r, ok := s.taskReply(req); ok {
+		return r
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -243,7 +247,8 @@ func Modes() string {
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse",
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
-		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal"}, ", ")
+		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
+		"taskaskforever", "tasknorequests", "taskworking"}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or
