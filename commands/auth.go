@@ -19,7 +19,9 @@ func authCommand(ios *output.IOStreams) *cli.Command {
 		Description: "Servers behind OAuth answer 401 until you log in. Any command logs in when that happens\n" +
 			"(in a browser: $BROWSER, else the platform's opener at a terminal; --no-browser to paste the\n" +
 			"redirect instead); 'auth login' does it up front. Tokens are kept per server and issuer in\n" +
-			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire; later commands need no flags.",
+			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire; later commands need no flags.\n" +
+			"Authorization servers must use https (plain http only on localhost, 127.0.0.0/8 or ::1) and,\n" +
+			"for a login in a browser, PKCE with S256; others are refused (exit 5) before anything is sent.",
 		Subcommands: []*cli.Command{
 			{
 				Name:      "login",

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/tests/oauthserver"
 )
 
 // The security review's items that need more than a script can say (a
@@ -342,5 +345,145 @@ func TestInsecureWarns(t *testing.T) {
 	r := secMcpctl(t, nil, "--url", url, "--insecure", "--protocol-version", "2026-07-28", "call", "ping")
 	if r.code != 0 || !strings.Contains(r.stderr, "mcpctl: warning: --insecure: TLS certificates are not verified") {
 		t.Errorf("exit %d; want 0 and a warning:\n%s", r.code, r.stderr)
+	}
+}
+
+// Issue 13, item 11: OAuth over plain HTTP. (Helpers in
+// oauth_plainhttp_test.go.)
+
+// An OAuth URL with http:// on a host that is not loopback gets nothing:
+// whichever document and field name it, mcpctl stops with exit 5 naming
+// them and the URL before connecting there, opening a browser or sending
+// a registration, code, verifier or secret anywhere.
+func TestOAuthPlainHTTPRefused(t *testing.T) {
+	const meta = `authorization server metadata \(http://127\.0\.0\.1:\d+/\.well-known/oauth-authorization-server/as\)`
+	const prm = `protected resource metadata \(http://127\.0\.0\.1:\d+/\.well-known/oauth-protected-resource/mcp\)`
+	for _, tc := range []struct {
+		fault, doc, field, url string
+		args                   []string
+	}{
+		{"http-prm", `WWW-Authenticate`, "resource_metadata", "/.well-known/oauth-protected-resource/mcp", nil},
+		{"http-issuer", prm, "authorization_servers", "/as", nil},
+		{"http-authorize", meta, "authorization_endpoint", "/as/authorize", nil},
+		{"http-token", meta, "token_endpoint", "/as/token", nil},
+		{"http-register", meta, "registration_endpoint", "/as/register", nil},
+		// The client credentials grant would send the secret there.
+		{"http-token", meta, "token_endpoint", "/as/token", []string{"--grant", "client-credentials", "--client-id", "pre-id", "--client-secret", "pre-s3cret"}},
+	} {
+		t.Run(tc.fault+strings.Join(tc.args, "_"), func(t *testing.T) {
+			site := startOAuthSite(t, oauthserver.Options{Fault: tc.fault, PreRegistered: [2]string{"pre-id", "pre-s3cret"}})
+			proxy, connections := countingProxy(t)
+			state := t.TempDir()
+			for _, cmd := range [][]string{{"auth", "login"}, {"tools", "list"}} {
+				r := secMcpctl(t, oauthEnv(t, state, proxy), append(append([]string{"--url", site.url, "--protocol-version", "2026-07-28"}, tc.args...), cmd...)...)
+				if r.code != 5 {
+					t.Errorf("%v: exit %d, want 5\n%s", cmd, r.code, r.stderr)
+				}
+				oneErrorLine(t, r.stderr, `^mcpctl: .*`+tc.doc+`: field `+tc.field+`: "`+regexp.QuoteMeta(oauthserver.PlainHTTPOrigin+tc.url)+`" is plain HTTP to a host that is not loopback`)
+				if strings.Contains(r.stderr, "open this URL") {
+					t.Errorf("%v: an authorization URL was shown:\n%s", cmd, r.stderr)
+				}
+			}
+			if n := connections(); n != 0 {
+				t.Errorf("%d connections were made to the plain-HTTP host", n)
+			}
+			if n := site.sent(); n != 0 {
+				t.Errorf("the authorization server got %d requests besides its metadata: %q", n, site.as.Requests)
+			}
+			if f := tokenFiles(state); len(f) != 0 {
+				t.Errorf("tokens were stored: %v", f)
+			}
+		})
+	}
+}
+
+// A token stored by an earlier login whose token endpoint is plain HTTP
+// on a host that is not loopback (the metadata said so then, or the file
+// was edited) is not refreshed there: the refresh token is never sent;
+// with the endpoint on https or loopback it is.
+func TestOAuthRefreshStaysOnHTTPS(t *testing.T) {
+	site := startOAuthSite(t, oauthserver.Options{})
+	proxy, connections := countingProxy(t)
+	state := t.TempDir()
+	env := oauthEnv(t, state, proxy)
+	if r := secMcpctl(t, env, "--url", site.url, "auth", "login"); r.code != 0 {
+		t.Fatalf("login: exit %d\n%s", r.code, r.stderr)
+	}
+	store := &oauth.Store{Dir: filepath.Join(state, "oauth")}
+	tok := store.Token(site.url, "")
+	if tok == nil || tok.RefreshToken == "" || tok.TokenURL != site.as.Issuer()+"/token" {
+		t.Fatalf("stored after the login: %+v", tok)
+	}
+	expire := func(tokenURL string) {
+		t.Helper()
+		tok.TokenURL, tok.Expiry = tokenURL, time.Now().Add(-time.Minute)
+		if err := store.SaveToken(site.url, tok); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expire(oauthserver.PlainHTTPOrigin + "/as/token")
+	for _, cmd := range [][]string{{"auth", "token"}, {"--protocol-version", "2026-07-28", "tools", "list"}} {
+		r := secMcpctl(t, env, append([]string{"--url", site.url}, cmd...)...)
+		if r.code != 5 || len(r.stdout) != 0 {
+			t.Errorf("%v: exit %d, want 5 and nothing on stdout\n%s%s", cmd, r.code, r.stdout, r.stderr)
+		}
+		oneErrorLine(t, r.stderr, `^mcpctl: .*stored token \(`+regexp.QuoteMeta(site.url)+`\): field token_url: "http://auth\.example\.test/as/token" is plain HTTP to a host that is not loopback`)
+	}
+	if n := connections(); n != 0 {
+		t.Errorf("%d connections were made to the plain-HTTP host", n)
+	}
+	if n := site.as.Count("/as/token"); n != 1 {
+		t.Errorf("%d token requests, want the login's only", n)
+	}
+
+	// The same stored token with its loopback endpoint is refreshed: the
+	// refusal above was about the endpoint alone.
+	expire(site.as.Issuer() + "/token")
+	if r := secMcpctl(t, env, "--url", site.url, "auth", "token"); r.code != 0 || site.as.Count("/as/token") != 2 {
+		t.Errorf("refresh at the loopback endpoint: exit %d, %d token requests\n%s", r.code, site.as.Count("/as/token"), r.stderr)
+	}
+}
+
+// An authorization server whose metadata lacks S256 in
+// code_challenge_methods_supported, or lacks the field (RFC 8414 and
+// OpenID discovery alike), is refused before a registration, a browser
+// or a code: the spec's "MUST refuse to proceed". The client credentials
+// grant has no PKCE, and is not refused for it.
+func TestOAuthNeedsS256(t *testing.T) {
+	for _, tc := range []struct {
+		fault string
+		oidc  bool
+		msg   string
+	}{
+		{"pkce-absent", false, `absent: the authorization server does not support PKCE`},
+		{"pkce-absent", true, `absent: the authorization server does not support PKCE`},
+		{"pkce-plain", false, `\["plain"\] lacks S256`},
+	} {
+		name := tc.fault
+		if tc.oidc {
+			name += "_openid"
+		}
+		t.Run(name, func(t *testing.T) {
+			site := startOAuthSite(t, oauthserver.Options{Fault: tc.fault, OIDC: tc.oidc, PreRegistered: [2]string{"pre-id", "pre-s3cret"}})
+			state := t.TempDir()
+			doc := `oauth-authorization-server/as`
+			if tc.oidc {
+				doc = `openid-configuration/as`
+			}
+			for _, cmd := range [][]string{{"auth", "login"}, {"tools", "list"}} {
+				r := secMcpctl(t, oauthEnv(t, state, nil), append([]string{"--url", site.url, "--protocol-version", "2026-07-28"}, cmd...)...)
+				if r.code != 5 {
+					t.Errorf("%v: exit %d, want 5\n%s", cmd, r.code, r.stderr)
+				}
+				oneErrorLine(t, r.stderr, `^mcpctl: .*authorization server metadata \(http://127\.0\.0\.1:\d+/\.well-known/`+doc+`\): field code_challenge_methods_supported: `+tc.msg)
+			}
+			if n := site.sent(); n != 0 {
+				t.Errorf("the authorization server got %d requests besides its metadata: %q", n, site.as.Requests)
+			}
+			r := secMcpctl(t, oauthEnv(t, state, nil), "--url", site.url, "--grant", "client-credentials", "--client-id", "pre-id", "--client-secret", "pre-s3cret", "auth", "login")
+			if r.code != 0 || site.as.Count("/as/token") != 1 {
+				t.Errorf("client credentials: exit %d, %d token requests\n%s", r.code, site.as.Count("/as/token"), r.stderr)
+			}
+		})
 	}
 }

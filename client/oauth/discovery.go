@@ -9,6 +9,7 @@ package oauth
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -64,6 +65,11 @@ func resourceMetaURLs(serverURL, fromChallenge string) ([]string, error) {
 		u, err := url.Parse(fromChallenge)
 		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return nil, &Error{Doc: "WWW-Authenticate", Field: "resource_metadata", Msg: fmt.Sprintf("%q is not an http(s) URL", fromChallenge)}
+		}
+		// The resource's own origin is as safe as the server URL given;
+		// a challenge may not send the client elsewhere over plain HTTP.
+		if plainHTTP(fromChallenge) && !sameOrigin(fromChallenge, serverURL) {
+			return nil, notHTTPS("WWW-Authenticate", "", "resource_metadata", fromChallenge, "")
 		}
 		return []string{fromChallenge}, nil
 	}
@@ -130,6 +136,10 @@ func (m *Manager) discoverResource(ctx context.Context, ch Challenge) (*Resource
 		}
 		if len(prm.AuthorizationServers) == 0 {
 			return nil, &Error{Doc: "protected resource metadata", URL: u, Field: "authorization_servers", Msg: "names no authorization server"}
+		}
+		// Only the first is used; its metadata URLs share its origin.
+		if as := prm.AuthorizationServers[0]; plainHTTP(as) {
+			return nil, notHTTPS("protected resource metadata", u, "authorization_servers", as, "")
 		}
 		return &prm, nil
 	}
@@ -202,12 +212,43 @@ func (m *Manager) discoverServer(ctx context.Context, issuer string) (*ServerMet
 				return nil, &Error{Doc: "authorization server metadata", URL: u, Field: f.name, Msg: fmt.Sprintf("%q is not an http(s) URL", f.v)}
 			}
 		}
-		if len(as.CodeChallengeMethodsSupported) > 0 && !contains(as.CodeChallengeMethodsSupported, "S256") {
-			return nil, &Error{Doc: "authorization server metadata", URL: u, Field: "code_challenge_methods_supported", Msg: "S256 (PKCE) is not supported"}
+		// The endpoints a code, a verifier, a secret or a token may go to
+		// (registration only with DCR, but checked here with the rest, so
+		// that the whole document is judged before anything is sent).
+		for _, f := range []struct{ name, v string }{{"authorization_endpoint", as.AuthorizationEndpoint}, {"token_endpoint", as.TokenEndpoint}, {"registration_endpoint", as.RegistrationEndpoint}} {
+			if plainHTTP(f.v) {
+				return nil, notHTTPS("authorization server metadata", u, f.name, f.v, "")
+			}
+		}
+		if m.cfg.Grant != "client_credentials" {
+			if err := checkPKCE(as.CodeChallengeMethodsSupported); err != nil {
+				return nil, &Error{Doc: "authorization server metadata", URL: u, Field: "code_challenge_methods_supported", Msg: err.Error()}
+			}
 		}
 		return &as, nil
 	}
 	return nil, &Error{Doc: "authorization server metadata", URL: strings.Join(urls, ", "), Msg: "not found"}
+}
+
+// checkPKCE: the authorization code flow needs S256 in the metadata's
+// code_challenge_methods_supported. The spec (2026-07-28 and 2025-11-25,
+// "Authorization Code Protection"): if the field is absent "the
+// authorization server does not support PKCE and MCP clients MUST refuse
+// to proceed", for OpenID discovery too ("MCP clients MUST verify the
+// presence of code_challenge_methods_supported"); S256 is the method to
+// use. The client credentials grant has no PKCE and is not checked.
+func checkPKCE(methods []string) error {
+	switch {
+	case methods == nil:
+		return errors.New("absent: the authorization server does not support PKCE, which the authorization code flow requires (with S256)")
+	case !contains(methods, "S256"):
+		shown := methods
+		if len(shown) > 5 {
+			shown = append(shown[:5:5], "…")
+		}
+		return fmt.Errorf("%q lacks S256: the authorization code flow requires PKCE with S256", shown)
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

@@ -36,7 +36,9 @@ func (m *Manager) Authorization(ctx context.Context) (string, error) {
 		return "", nil
 	}
 	if m.expiring() && m.tok.RefreshToken != "" {
-		if err := m.refresh(ctx); err != nil {
+		if err := m.refresh(ctx); errors.Is(err, ErrNotHTTPS) {
+			return "", err
+		} else if err != nil {
 			m.logf("oauth: refresh failed (%v); a new authorization will be needed", err)
 		}
 	}
@@ -82,10 +84,14 @@ func (m *Manager) Challenge(ctx context.Context, status int, h http.Header) (ret
 		if t.Issuer == prm.AuthorizationServers[0] && t.RefreshToken != "" && t.TokenURL != "" && !m.refreshed {
 			// The same authorization server: a refreshed token may do, once.
 			m.refreshed, m.tok = true, t
-			if err := m.refresh(ctx); err == nil {
+			err := m.refresh(ctx)
+			if err == nil {
 				return true, nil
 			}
 			m.tok = nil
+			if errors.Is(err, ErrNotHTTPS) {
+				return false, err
+			}
 		} else if t.Issuer != prm.AuthorizationServers[0] {
 			m.logf("oauth: the server now names another authorization server (%s)", prm.AuthorizationServers[0])
 		}
@@ -242,7 +248,12 @@ func oauthConfig(as *ServerMeta, c *ClientInfo, redirect string, scopes []string
 }
 
 // refresh trades the refresh token for a new access token. m.mu is held.
+// The token endpoint is the one stored with the token, checked again: the
+// file may come from an older mcpctl, or have been edited.
 func (m *Manager) refresh(ctx context.Context) error {
+	if plainHTTP(m.tok.TokenURL) {
+		return notHTTPS("stored token", m.cfg.ServerURL, "token_url", m.tok.TokenURL, "log in again to replace the token")
+	}
 	c := m.cfg.Store.Client(m.tok.Issuer)
 	if c == nil {
 		if m.cfg.ClientID == "" {

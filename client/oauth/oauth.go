@@ -21,6 +21,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client"
 )
 
 // Config says how to authorize against one MCP server.
@@ -84,14 +86,18 @@ func (e *Error) Error() string {
 	if e.Doc != "" {
 		s = e.Doc
 		if e.URL != "" {
-			s += " (" + e.URL + ")"
+			urls := strings.Split(e.URL, ", ")
+			for i, u := range urls {
+				urls[i] = client.RedactURL(u)
+			}
+			s += " (" + strings.Join(urls, ", ") + ")"
 		}
 		if e.Field != "" {
 			s += ": field " + e.Field
 		}
 		s += ": " + e.Msg
 	}
-	if e.Err != nil && e.Err != ErrNoBrowser {
+	if e.Err != nil && e.Err != ErrNoBrowser && e.Err != ErrNotHTTPS { // Msg says it all
 		s += ": " + e.Err.Error()
 	}
 	return s

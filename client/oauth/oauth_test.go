@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -372,3 +373,102 @@ func (r startRecorder) Start(ctx context.Context) (string, error) {
 }
 
 func recordStart(l *oauth.Loopback, got *string) oauth.Browser { return startRecorder{l, got} }
+
+// Issue 13, item 11: plain-HTTP OAuth endpoints on hosts that are not
+// loopback are refused before anything is sent to the authorization
+// server (the metadata aside) or a browser is opened.
+func TestPlainHTTPEndpointsRefused(t *testing.T) {
+	pre := oauth.Config{ClientID: "pre-id", ClientSecret: "pre-secret"}
+	cc := oauth.Config{Grant: "client_credentials", ClientID: "pre-id", ClientSecret: "pre-secret"}
+	for _, tc := range []struct {
+		name, fault, field string
+		cfg                oauth.Config
+	}{
+		{"resource metadata from the challenge", "http-prm", "field resource_metadata", oauth.Config{}},
+		{"issuer", "http-issuer", "field authorization_servers", oauth.Config{}},
+		{"authorization endpoint", "http-authorize", "field authorization_endpoint", oauth.Config{}},
+		{"token endpoint", "http-token", "field token_endpoint", oauth.Config{}},
+		{"registration endpoint", "http-register", "field registration_endpoint", oauth.Config{}},
+		{"registration endpoint, pre-registered client", "http-register", "field registration_endpoint", pre},
+		{"token endpoint, client credentials", "http-token", "field token_endpoint", cc},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t, oauthserver.Options{Fault: tc.fault, PreRegistered: [2]string{"pre-id", "pre-secret"}})
+			_, err := e.call(t, e.manager(tc.cfg), "tools/list")
+			if !errors.Is(err, oauth.ErrNotHTTPS) || !strings.Contains(err.Error(), tc.field+": \""+oauthserver.PlainHTTPOrigin) {
+				t.Fatalf("err = %v, want ErrNotHTTPS naming %s", err, tc.field)
+			}
+			if n := e.as.Count("/register") + e.as.Count("/authorize") + e.as.Count("/token"); n != 0 || e.opened != 0 {
+				t.Errorf("went on: %q, browser opened %d times", e.as.Requests, e.opened)
+			}
+		})
+	}
+	// Loopback names and addresses are plain HTTP too, and fine: every
+	// other test here runs on http://127.0.0.1.
+}
+
+// A stored token whose token endpoint is plain HTTP on a host that is not
+// loopback is not refreshed, whether it expired (Authorization) or the
+// server refused it (Challenge): the refresh token stays here.
+func TestRefreshStaysOnHTTPS(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{})
+	if code, err := e.call(t, e.manager(oauth.Config{}), "tools/list"); err != nil || code != 200 {
+		t.Fatalf("login: %d %v", code, err)
+	}
+	tok := e.store.Token(e.url, "")
+	tok.TokenURL = oauthserver.PlainHTTPOrigin + "/token"
+	for _, tc := range []struct {
+		name   string
+		access string
+		expiry time.Time
+	}{
+		{"expired", tok.AccessToken, time.Now().Add(-time.Minute)},
+		{"refused by the server", "revoked", time.Now().Add(time.Hour)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tok.AccessToken, tok.Expiry = tc.access, tc.expiry
+			if err := e.store.SaveToken(e.url, tok); err != nil {
+				t.Fatal(err)
+			}
+			before := e.as.Count("/token") + e.as.Count("/authorize")
+			_, err := e.call(t, e.manager(oauth.Config{}), "tools/list")
+			if !errors.Is(err, oauth.ErrNotHTTPS) || !strings.Contains(err.Error(), `stored token (`+e.url+`): field token_url: "http://auth.example.test/token"`) {
+				t.Fatalf("err = %v, want ErrNotHTTPS naming the stored token_url", err)
+			}
+			if n := e.as.Count("/token") + e.as.Count("/authorize") - before; n != 0 {
+				t.Errorf("%d token or authorization requests after the refusal", n)
+			}
+		})
+	}
+}
+
+// The authorization code flow needs S256 in code_challenge_methods_supported
+// (absent: refused, as the spec says, for OpenID discovery too); the
+// client credentials grant has no PKCE.
+func TestPKCERequired(t *testing.T) {
+	for _, tc := range []struct {
+		fault string
+		oidc  bool
+		want  string
+	}{
+		{"pkce-absent", false, "field code_challenge_methods_supported: absent"},
+		{"pkce-absent", true, "field code_challenge_methods_supported: absent"},
+		{"pkce-plain", false, `field code_challenge_methods_supported: ["plain"] lacks S256`},
+	} {
+		t.Run(fmt.Sprintf("%s/oidc=%v", tc.fault, tc.oidc), func(t *testing.T) {
+			e := newEnv(t, oauthserver.Options{Fault: tc.fault, OIDC: tc.oidc, PreRegistered: [2]string{"pre-id", "pre-secret"}})
+			_, err := e.call(t, e.manager(oauth.Config{}), "tools/list")
+			var oe *oauth.Error
+			if !errors.As(err, &oe) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if n := e.as.Count("/register") + e.as.Count("/authorize") + e.as.Count("/token"); n != 0 || e.opened != 0 {
+				t.Errorf("went on: %q, browser opened %d times", e.as.Requests, e.opened)
+			}
+			m := e.manager(oauth.Config{Grant: "client_credentials", ClientID: "pre-id", ClientSecret: "pre-secret"})
+			if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
+				t.Errorf("client credentials: %d %v", code, err)
+			}
+		})
+	}
+}

@@ -46,9 +46,18 @@ type Options struct {
 	TokenTTL time.Duration
 	// Fault: "" or one of "prm-notjson", "prm-missing", "resource-mismatch",
 	// "issuer-mismatch", "iss-wrong", "iss-missing", "state-wrong",
-	// "token-error".
+	// "token-error"; or (issue 13, item 11) one that names a plain-HTTP
+	// URL on a host that is not loopback (PlainHTTPOrigin) for a metadata
+	// field: "http-prm" (WWW-Authenticate resource_metadata), "http-issuer"
+	// (the PRM's authorization_servers), "http-authorize", "http-token",
+	// "http-register"; or PKCE metadata mcpctl must refuse: "pkce-absent"
+	// (no code_challenge_methods_supported), "pkce-plain" (["plain"]).
 	Fault string
 }
+
+// PlainHTTPOrigin is where the http-* faults point: a host that is not
+// loopback (and does not resolve), so that nothing can be sent there.
+const PlainHTTPOrigin = "http://auth.example.test"
 
 // Server is the authorization server plus the MCP guard.
 type Server struct {
@@ -135,7 +144,11 @@ func (s *Server) Mount(mux *http.ServeMux, mcpPath string, mcp http.Handler) {
 		if s.opts.Fault == "resource-mismatch" {
 			resource = "https://evil.example.com/mcp"
 		}
-		writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{s.authority().Issuer()}, "scopes_supported": s.opts.ScopesSupported})
+		issuer := s.authority().Issuer()
+		if s.opts.Fault == "http-issuer" {
+			issuer = PlainHTTPOrigin + s.opts.IssuerPath
+		}
+		writeJSON(w, 200, map[string]any{"resource": resource, "authorization_servers": []string{issuer}, "scopes_supported": s.opts.ScopesSupported})
 	})
 	s.MountAS(mux)
 	mux.Handle(mcpPath, s.guard(mcpPath, mcp))
@@ -163,6 +176,15 @@ func (s *Server) MountAS(mux *http.ServeMux) {
 		}
 		if !s.opts.NoDCR {
 			meta["registration_endpoint"] = s.Issuer() + "/register"
+		}
+		switch s.opts.Fault {
+		case "http-authorize", "http-token", "http-register":
+			field := map[string]string{"http-authorize": "authorization_endpoint", "http-token": "token_endpoint", "http-register": "registration_endpoint"}[s.opts.Fault]
+			meta[field] = PlainHTTPOrigin + s.opts.IssuerPath + "/" + strings.TrimPrefix(s.opts.Fault, "http-")
+		case "pkce-absent":
+			delete(meta, "code_challenge_methods_supported")
+		case "pkce-plain":
+			meta["code_challenge_methods_supported"] = []string{"plain"}
 		}
 		if len(s.opts.ScopesSupported) > 0 {
 			meta["scopes_supported"] = s.opts.ScopesSupported
@@ -309,6 +331,8 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		g = rt
+	case "client_credentials":
+		g = grant{client: id, scope: r.PostForm.Get("scope"), resource: r.PostForm.Get("resource")}
 	default:
 		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
 		return
@@ -329,6 +353,9 @@ func (s *Server) guard(mcpPath string, next http.Handler) http.Handler {
 			prm := s.Base + "/.well-known/oauth-protected-resource" + mcpPath
 			if s.opts.PRMAtRoot {
 				prm = s.Base + "/.well-known/oauth-protected-resource"
+			}
+			if s.opts.Fault == "http-prm" {
+				prm = PlainHTTPOrigin + "/.well-known/oauth-protected-resource" + mcpPath
 			}
 			challenge += `, resource_metadata="` + prm + `"`
 		}
