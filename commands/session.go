@@ -196,6 +196,7 @@ func (s *session) reconnect() error {
 
 // Close shuts the server down (stdio) and releases files.
 func (s *session) Close() {
+	s.progress.done()
 	if s.client != nil {
 		s.client.Close()
 	}
@@ -384,6 +385,7 @@ func (s *session) notification(n client.Notification) {
 
 // print renders a raw result on stdout.
 func (s *session) print(ctx context.Context, kind output.Kind, raw json.RawMessage) error {
+	s.progress.done()
 	return output.Render(ctx, s.ios, s.render, kind, raw)
 }
 
