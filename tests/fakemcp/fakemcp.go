@@ -112,6 +112,9 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.faultReply(req); ok {
 		return r
 	}
+	if r, ok := s.elicitReply(req); ok { // issue 13, items 3 and 10 (elicit.go)
+		return r
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -243,7 +246,9 @@ func Modes() string {
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse",
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
-		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal"}, ", ")
+		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
+		"urlelicit:KIND", // issue 13, item 10 (elicit.go)
+	}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or
