@@ -3,8 +3,10 @@ package commands
 // A prompt at the terminal waits for a person, and nothing else may wait
 // for them in silence: Ctrl-C and SIGTERM end it (exit 130, as anywhere
 // in mcpctl), and so does the deadline of --timeout when it was given
-// (flag, MCPCTL_TIMEOUT or a config file): given, it bounds the whole
-// command, prompts included. A prompt has no timeout of its own, so the
+// (flag, MCPCTL_TIMEOUT or a config file): given, it bounds the command
+// as a whole, counted from its start, and a prompt unanswered by then
+// ends it (requests keep their own --timeout each). A prompt has no
+// timeout of its own, so the
 // default --timeout never ends someone's typing; nor does a legacy
 // server's request time out while its question is being answered
 // (client.HoldTimeouts).
@@ -23,7 +25,7 @@ import (
 type promptTimeoutError struct{ after time.Duration }
 
 func (e *promptTimeoutError) Error() string {
-	return fmt.Sprintf("nobody answered the prompt within --timeout %s, which bounds the whole command when given", e.after)
+	return fmt.Sprintf("nobody answered the prompt within --timeout %s of the command's start", e.after)
 }
 
 func (e *promptTimeoutError) Unwrap() []error {

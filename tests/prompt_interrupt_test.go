@@ -19,7 +19,8 @@ import (
 // (SIGINT) and SIGTERM end it with exit 130, as they end a request
 // elsewhere, and the request in flight is cancelled as usual; an explicit
 // --timeout (flag, MCPCTL_TIMEOUT, config) bounds the whole command,
-// prompts included, and ends it with exit 3 naming --timeout. The
+// counted from its start, and ends an unanswered prompt with exit 3 naming
+// --timeout. The
 // terminal is left as it was found, and nothing is left running.
 
 // The arguments that run fakemcp in mode over stdio, marked.
@@ -151,7 +152,7 @@ func TestPromptTimeout(t *testing.T) {
 			if code != 3 || out != "" {
 				t.Errorf("exit %d, stdout %q; want 3 and nothing; terminal:\n%s", code, out, s.screen.String())
 			}
-			s.expect(`\nmcpctl: tools/call ask: nobody answered the prompt within --timeout 2s, which bounds the whole command when given\r?\n`)
+			s.expect(`\nmcpctl: tools/call ask: nobody answered the prompt within --timeout 2s of the command's start\r?\n`)
 			saneTerminal(t, s)
 			noneLeft(t, marker)
 		})
