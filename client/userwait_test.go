@@ -68,7 +68,7 @@ func legacyOptions(timeout time.Duration, in InputHandler) Options {
 // does not time out: it waits on them, not on the server. Without the
 // hold, the same slow answer times the call out, so the test can fail.
 func TestHoldTimeoutsWhileAPersonAnswers(t *testing.T) {
-	const timeout = 100 * time.Millisecond
+	const timeout = 250 * time.Millisecond
 	slowPerson := func(hold bool) InputHandler {
 		return answerFunc(func(ctx context.Context, round InputRound) (map[string]json.RawMessage, error) {
 			if hold {
