@@ -130,6 +130,7 @@ type Client struct {
 	remembered bool       // the era came from EraStore, not from this run
 	reprobed   bool
 	legacy     legacySession
+	users      userWait // people answering a legacy server's requests
 }
 
 // New returns a client; the transport is owned by it from now on.
@@ -141,6 +142,7 @@ func New(t Transport, opts Options) *Client {
 		opts.Capabilities = json.RawMessage(`{}`)
 	}
 	c := &Client{t: t, opts: opts, version: opts.ProtocolVersion}
+	c.users.init()
 	c.attach(t)
 	return c
 }
@@ -297,7 +299,17 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	var extended atomic.Bool
 	start := time.Now()
 	if c.opts.Timeout > 0 && !co.NoTimeout {
-		timer := time.AfterFunc(c.opts.Timeout, func() { cancel(errRequestTimeout) })
+		var timer *time.Timer
+		armed := make(chan struct{})
+		timer = time.AfterFunc(c.opts.Timeout, func() {
+			<-armed
+			if d := c.users.postpone(c.opts.Timeout); d > 0 {
+				timer.Reset(d) // a person is answering the server's question
+				return
+			}
+			cancel(errRequestTimeout)
+		})
+		close(armed)
 		defer timer.Stop()
 		extend = func() {
 			extended.Store(true)
@@ -323,8 +335,15 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 			notify(n)
 		}
 	}
+	// An answer to the server's own request that will not come ends the
+	// call (userwait.go).
+	defer context.AfterFunc(c.users.stopped, func() { cancel(context.Cause(c.users.stopped)) })()
 	t := c.transport()
 	msg, err := t.RoundTrip(callCtx, req, co.Header, onNotify)
+	if cause := context.Cause(c.users.stopped); cause != nil && ctx.Err() == nil {
+		// Given up before the server's answer, which cannot have used it.
+		return nil, cause
+	}
 	if err != nil {
 		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}

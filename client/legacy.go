@@ -372,13 +372,18 @@ func (c *Client) serveRequest(ctx context.Context, method string, params json.Ra
 	key := LegacyInputKey(method)
 	round := InputRound{Method: method, Round: int(c.legacy.rounds.Add(1)), Legacy: true,
 		Requests: []InputRequest{{Key: key, Method: method, Params: params}}}
-	answers, err := c.answerRound(ctx, round)
+	answers, err := c.answerRound(context.WithValue(ctx, userWaitKey{}, &c.users), round)
 	var answer json.RawMessage
 	for _, a := range answers {
 		answer = a // one request, one answer (the handler may file it under a key of the user's)
 	}
 	if err == nil && len(answers) != 1 {
 		err = errors.New("no answer was given")
+	}
+	if err != nil && givenUp(err) {
+		// Interrupted, or out of time: the call that asked ends with it.
+		c.users.stop(err)
+		return nil, &RPCError{Code: CodeInternalError, Message: "mcpctl gave up answering " + method + ": " + oneLine(err.Error())}
 	}
 	if err != nil {
 		c.warn(fmt.Sprintf("could not answer the server's %s: %v", method, err))

@@ -137,14 +137,21 @@ func (s *session) browser(c *cli.Context) oauth.Browser {
 	case c.Bool("no-browser"):
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: --no-browser: after authorizing, paste the address the browser was sent to here")
 		l.Paste = s.ios.In
-	case os.Getenv("BROWSER") != "":
-		l.Open = openWithBrowserEnv
-	case s.ios.IsStderrTTY():
-		l.Open = openBrowser
+	case os.Getenv("BROWSER") != "", s.ios.IsStderrTTY():
+		l.Open = openURL
 	default:
 		return nil
 	}
 	return l
+}
+
+// openURL opens a URL in the user's browser, for a login and for a URL
+// elicitation alike: $BROWSER if set, else the platform's opener.
+func openURL(u string) error {
+	if os.Getenv("BROWSER") != "" {
+		return openWithBrowserEnv(u)
+	}
+	return openBrowser(u)
 }
 
 // openWithBrowserEnv runs $BROWSER with the URL: in place of %s if it has

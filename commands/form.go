@@ -8,26 +8,69 @@ package commands
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/mcpctl/mcpctl/output"
 )
 
 type formPrompter struct {
-	in    *bufio.Reader
+	lines *lineReader
 	out   io.Writer
 	color bool
+
+	ask     sync.Mutex // one form at a time: a legacy server may ask twice at once
+	outMu   sync.Mutex
+	midLine bool // a prompt is on the screen and its answer not given
+}
+
+func newFormPrompter(in io.Reader, out io.Writer, color bool) *formPrompter {
+	return &formPrompter{lines: &lineReader{in: bufio.NewReader(in)}, out: out, color: color}
 }
 
 // errFormEnded carries the action a person chose to end the form with.
 type errFormEnded struct{ action string }
 
 func (e errFormEnded) Error() string { return e.action }
+
+// lineReader reads stdin a line at a time on a goroutine of its own, so
+// that a prompt can stop waiting (Ctrl-C, SIGTERM, --timeout) although a
+// read of a terminal cannot be interrupted. At most one read is under way;
+// a line that arrives after its prompt gave up goes to the next prompt.
+type lineReader struct {
+	in      *bufio.Reader
+	pending chan lineRead
+}
+
+type lineRead struct {
+	line string
+	err  error
+}
+
+// read returns the next line and the read's error, or stop: why ctx
+// ended first.
+func (r *lineReader) read(ctx context.Context) (lr lineRead, stop error) {
+	if r.pending == nil {
+		ch := make(chan lineRead, 1)
+		r.pending = ch
+		go func() {
+			line, err := r.in.ReadString('\n')
+			ch <- lineRead{line, err}
+		}()
+	}
+	select {
+	case lr = <-r.pending:
+		r.pending = nil
+		return lr, nil
+	case <-ctx.Done():
+		return lineRead{}, context.Cause(ctx)
+	}
+}
 
 func (p *formPrompter) bold(s string) string {
 	if p.color {
@@ -36,10 +79,22 @@ func (p *formPrompter) bold(s string) string {
 	return s
 }
 
-// readLine reads one answer; !decline, !cancel and end of input end the form.
-func (p *formPrompter) readLine(prompt string) (string, error) {
+// readLine reads one answer; !decline, !cancel and end of input end the
+// form; so does ctx (with its cause).
+func (p *formPrompter) readLine(ctx context.Context, prompt string) (string, error) {
+	p.outMu.Lock()
 	fmt.Fprint(p.out, prompt)
-	line, err := p.in.ReadString('\n')
+	p.midLine = true
+	p.outMu.Unlock()
+	lr, stop := p.lines.read(ctx)
+	if stop != nil {
+		p.endLine()
+		return "", stop
+	}
+	p.outMu.Lock()
+	p.midLine = false
+	p.outMu.Unlock()
+	line, err := lr.line, lr.err
 	if err != nil && (err != io.EOF || line == "") {
 		fmt.Fprintln(p.out)
 		return "", errFormEnded{"cancel"}
@@ -54,6 +109,17 @@ func (p *formPrompter) readLine(prompt string) (string, error) {
 	return strings.TrimSpace(line), nil
 }
 
+// endLine ends the line of a prompt left unanswered, so that what comes
+// next (mcpctl: interrupted) starts a line of its own.
+func (p *formPrompter) endLine() {
+	p.outMu.Lock()
+	defer p.outMu.Unlock()
+	if p.midLine {
+		fmt.Fprintln(p.out)
+		p.midLine = false
+	}
+}
+
 func endResult(err error) (json.RawMessage, error) {
 	var ended errFormEnded
 	if errors.As(err, &ended) {
@@ -62,7 +128,7 @@ func endResult(err error) (json.RawMessage, error) {
 	return nil, err
 }
 
-func (p *formPrompter) askForm(message string, requestedSchema json.RawMessage) (json.RawMessage, error) {
+func (p *formPrompter) askForm(ctx context.Context, message string, requestedSchema json.RawMessage) (json.RawMessage, error) {
 	schema, err := parseRequestedSchema(requestedSchema)
 	if err != nil {
 		return nil, err
@@ -71,7 +137,7 @@ func (p *formPrompter) askForm(message string, requestedSchema json.RawMessage) 
 	fmt.Fprintln(p.out, "(Enter keeps a [default]; type !decline or !cancel at any prompt to answer that instead)")
 	content := newObject()
 	for _, f := range schema.fields {
-		v, err := p.askField(f)
+		v, err := p.askField(ctx, f)
 		if err != nil {
 			return endResult(err)
 		}
@@ -80,7 +146,7 @@ func (p *formPrompter) askForm(message string, requestedSchema json.RawMessage) 
 		}
 	}
 	for {
-		ans, err := p.readLine("Send this to the server? [Y]es / [d]ecline / [c]ancel: ")
+		ans, err := p.readLine(ctx, "Send this to the server? [Y]es / [d]ecline / [c]ancel: ")
 		if err != nil {
 			return endResult(err)
 		}
@@ -96,7 +162,7 @@ func (p *formPrompter) askForm(message string, requestedSchema json.RawMessage) 
 }
 
 // askField asks until the answer fits; nil means an optional field left out.
-func (p *formPrompter) askField(f *formField) (json.RawMessage, error) {
+func (p *formPrompter) askField(ctx context.Context, f *formField) (json.RawMessage, error) {
 	label := output.SanitizeLine(f.label())
 	if f.required {
 		label += " (required)"
@@ -114,7 +180,7 @@ func (p *formPrompter) askField(f *formField) (json.RawMessage, error) {
 		def = " [" + output.SanitizeLine(defaultShown(f)) + "]"
 	}
 	for {
-		ans, err := p.readLine(fmt.Sprintf("%s%s: ", hint, def))
+		ans, err := p.readLine(ctx, fmt.Sprintf("%s%s: ", hint, def))
 		if err != nil {
 			return nil, err
 		}
@@ -182,41 +248,41 @@ func defaultShown(f *formField) string {
 	return displayValue(f.def)
 }
 
-// askURL handles a URL elicitation: it shows where the server wants to
-// send the user, opens the page only with consent (or --open-urls), and
-// waits for the user to say they are done.
-func (p *formPrompter) askURL(message, rawURL string, openURLs bool, open func(string) error) (json.RawMessage, error) {
-	u, err := url.Parse(rawURL)
-	host := ""
-	if err == nil {
-		host = u.Host
-	}
+// askURL handles a URL elicitation: it shows the URL and the host the
+// browser will load (pageurl.go), opens the page only with consent (or
+// --open-urls), and waits for the user to say they are done.
+func (p *formPrompter) askURL(ctx context.Context, message string, page *pageURL, openURLs bool, open func(string) error) (json.RawMessage, error) {
 	fmt.Fprintf(p.out, "\n%s %s\n", p.bold("The server asks you to visit a web page:"), output.Sanitize(message))
-	fmt.Fprintf(p.out, "  URL:  %s\n", output.SanitizeLine(rawURL))
-	fmt.Fprintf(p.out, "  Host: %s\n", p.bold(output.SanitizeLine(host)))
-	switch {
-	case err != nil || (u.Scheme != "http" && u.Scheme != "https"):
-		fmt.Fprintln(p.out, "mcpctl opens only http and https pages; open this one yourself if you trust it.")
-	case openURLs:
-		p.open(open, rawURL)
-	default:
-		ans, err := p.readLine("Open it in your browser? [y/N]: ")
+	fmt.Fprintf(p.out, "  URL:  %s\n", output.SanitizeLine(page.open))
+	fmt.Fprintf(p.out, "  Host: %s\n", p.bold(output.SanitizeLine(page.hostLine())))
+	if openURLs {
+		p.open(open, page.open)
+	} else {
+		ans, err := p.readLine(ctx, "Open it in your browser? [y/N]: ")
 		if err != nil {
 			return endResult(err)
 		}
 		if a := strings.ToLower(ans); a == "y" || a == "yes" {
-			p.open(open, rawURL)
+			p.open(open, page.open)
 		}
 	}
-	if _, err := p.readLine("Press Enter when you have finished in the browser (or type !decline / !cancel): "); err != nil {
+	if _, err := p.readLine(ctx, "Press Enter when you have finished in the browser (or type !decline / !cancel): "); err != nil {
 		return endResult(err)
 	}
 	return json.RawMessage(`{"action":"accept"}`), nil
 }
 
+// refusedURL tells the user that the server's URL will not be opened,
+// and why.
+func (p *formPrompter) refusedURL(message, rawURL string, why error) {
+	fmt.Fprintf(p.out, "\n%s %s\n", p.bold("The server asks you to visit a web page:"), output.Sanitize(message))
+	fmt.Fprintf(p.out, "  URL:  %s\n", output.SanitizeLine(quoteShort(rawURL)))
+	fmt.Fprintf(p.out, "  mcpctl will not open it: %s; answered cancel\n", output.SanitizeLine(why.Error()))
+}
+
 func (p *formPrompter) open(open func(string) error, u string) {
 	if err := open(u); err != nil {
-		fmt.Fprintf(p.out, "could not open a browser (%v); open the URL yourself\n", err)
+		fmt.Fprintf(p.out, "could not open a browser (%v); open the URL yourself\n", output.SanitizeLine(err.Error()))
 		return
 	}
 	fmt.Fprintln(p.out, "Opened in your browser.")

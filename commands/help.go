@@ -125,7 +125,7 @@ var exitCodes = []exitCode{
 	{ExitServerError, "the server answered a JSON-RPC error"},
 	{ExitAuth, "authentication or authorization failure"},
 	{ExitInput, "the server needs input that could not be given (a continuation is printed on stdout), or it kept asking past --max-rounds"},
-	{ExitInterrupted, "interrupted (a task keeps running unless --cancel-on-interrupt)"},
+	{ExitInterrupted, "interrupted: Ctrl-C or SIGTERM, also at a prompt (a task keeps running unless --cancel-on-interrupt)"},
 }
 
 func exitCodesHelp() string {

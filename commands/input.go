@@ -8,17 +8,17 @@ package commands
 // the call ends with exit 6 and a continuation document on stdout.
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/url"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
 	"github.com/google/shlex"
 
@@ -69,12 +69,21 @@ type inputHandler struct {
 	ios    *output.IOStreams
 	prompt *formPrompter
 	used   map[string]bool // answers given from flags/files, once each
+
+	// The command's context (Ctrl-C and SIGTERM end it) and, when
+	// --timeout was given, its deadline: a prompt ends at either. A
+	// prompt has no timeout of its own, so the default --timeout never
+	// ends a person's typing (prompt.go).
+	base     context.Context
+	deadline time.Time
+	timeout  time.Duration
+	progress *progressView // suspended while a prompt is on the screen
 }
 
 func newInputHandler(cfg *inputConfig, ios *output.IOStreams) *inputHandler {
-	h := &inputHandler{cfg: cfg, ios: ios, used: map[string]bool{}}
+	h := &inputHandler{cfg: cfg, ios: ios, used: map[string]bool{}, base: context.Background()}
 	if cfg.interactive {
-		h.prompt = &formPrompter{in: bufio.NewReader(ios.In), out: ios.ErrOut, color: ios.ColorEnabled()}
+		h.prompt = newFormPrompter(ios.In, ios.ErrOut, ios.ColorEnabled())
 	}
 	return h
 }
@@ -122,7 +131,7 @@ func (h *inputHandler) answerOne(ctx context.Context, r client.InputRequest) (js
 		}
 		return runSampling(ctx, h.cfg.samplingCmd, r.Params)
 	}
-	return h.elicit(r)
+	return h.elicit(ctx, r)
 }
 
 // legacyKey picks the key a legacy elicitation is answered under: legacy
@@ -202,13 +211,13 @@ type elicitParams struct {
 	ElicitationID   string          `json:"elicitationId"`
 }
 
-func (h *inputHandler) elicit(r client.InputRequest) (json.RawMessage, error) {
+func (h *inputHandler) elicit(ctx context.Context, r client.InputRequest) (json.RawMessage, error) {
 	var p elicitParams
 	if err := json.Unmarshal(r.Params, &p); err != nil {
 		return nil, &client.ProtocolError{Msg: fmt.Sprintf("inputRequests[%q]: elicitation params are malformed: %v", r.Key, err)}
 	}
 	if p.Mode == "url" {
-		return h.elicitURL(r.Key, p)
+		return h.elicitURL(ctx, r.Key, p)
 	}
 	if len(p.RequestedSchema) == 0 {
 		p.RequestedSchema = json.RawMessage(`{"type":"object","properties":{}}`)
@@ -237,12 +246,14 @@ func (h *inputHandler) elicit(r client.InputRequest) (json.RawMessage, error) {
 		return acceptResult(content), nil
 	}
 	if h.prompt != nil {
-		return h.prompt.askForm(p.Message, p.RequestedSchema)
+		return h.atPrompt(ctx, func(ctx context.Context) (json.RawMessage, error) {
+			return h.prompt.askForm(ctx, p.Message, p.RequestedSchema)
+		})
 	}
 	return nil, &client.InputRequiredError{Reason: "no terminal to ask at, and no --answer, --answers or --elicit for it", Err: client.ErrNoAnswer}
 }
 
-func (h *inputHandler) elicitURL(key string, p elicitParams) (json.RawMessage, error) {
+func (h *inputHandler) elicitURL(ctx context.Context, key string, p elicitParams) (json.RawMessage, error) {
 	if a, ok := h.fromFile(key); ok {
 		return a, nil
 	}
@@ -250,14 +261,27 @@ func (h *inputHandler) elicitURL(key string, p elicitParams) (json.RawMessage, e
 	case "decline", "cancel":
 		return json.RawMessage(`{"action":"` + h.cfg.elicit + `"}`), nil
 	}
+	page, err := parsePageURL(p.URL)
+	if err != nil {
+		// Nobody is shown a URL whose host they cannot tell, at a
+		// terminal or later from a continuation: the server hears cancel
+		// (the spec's answer when the page cannot be loaded).
+		h.progress.clear()
+		if h.prompt != nil {
+			h.prompt.refusedURL(p.Message, p.URL, err)
+		} else {
+			fmt.Fprintf(h.ios.ErrOut, "mcpctl: warning: refused the server's URL elicitation %s (%s): %s; answered cancel\n",
+				output.SanitizeLine(quoteShort(key)), output.SanitizeLine(quoteShort(p.URL)), output.SanitizeLine(err.Error()))
+		}
+		return json.RawMessage(`{"action":"cancel"}`), nil
+	}
 	if h.prompt != nil {
-		return h.prompt.askURL(p.Message, p.URL, h.cfg.openURLs, openBrowser)
+		return h.atPrompt(ctx, func(ctx context.Context) (json.RawMessage, error) {
+			return h.prompt.askURL(ctx, p.Message, page, h.cfg.openURLs, openURL)
+		})
 	}
-	host := p.URL
-	if u, err := url.Parse(p.URL); err == nil {
-		host = u.Host
-	}
-	return nil, &client.InputRequiredError{Reason: fmt.Sprintf("the server asks you to visit %s (host %s) in a browser; run at a terminal, or answer with --answers FILE", output.SanitizeLine(p.URL), output.SanitizeLine(host)), Err: client.ErrNoAnswer}
+	return nil, &client.InputRequiredError{Reason: fmt.Sprintf("the server asks you to visit %s (host %s) in a browser; run at a terminal, or answer with --answers FILE",
+		output.SanitizeLine(page.open), output.SanitizeLine(page.hostLine())), Err: client.ErrNoAnswer}
 }
 
 // fieldResult builds {"action":"accept","content":…} from --answer items,
@@ -338,16 +362,28 @@ func runSampling(ctx context.Context, argv []string, params json.RawMessage) (js
 	return json.RawMessage(bytes.TrimSpace(stdout.Bytes())), nil
 }
 
-// openBrowser opens a URL the user agreed to open.
+// openBrowser opens a URL with the platform's opener (openURL prefers
+// $BROWSER). Each platform has its own: on Linux "open" is openvt.
 func openBrowser(u string) error {
-	for _, c := range [][]string{{"xdg-open", u}, {"open", u}, {"rundll32", "url.dll,FileProtocolHandler", u}} {
-		if _, err := exec.LookPath(c[0]); err == nil {
-			cmd := exec.Command(c[0], c[1:]...)
-			cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-			return cmd.Start()
-		}
+	var argv []string
+	switch runtime.GOOS {
+	case "darwin":
+		argv = []string{"open", u}
+	case "windows":
+		argv = []string{"rundll32", "url.dll,FileProtocolHandler", u}
+	default:
+		argv = []string{"xdg-open", u}
 	}
-	return errors.New("no browser opener found (xdg-open, open); open the URL yourself")
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return fmt.Errorf("no browser opener found (%s, or set $BROWSER); open the URL yourself", argv[0])
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
 }
 
 // readInputConfig reads the answering flags.

@@ -10,9 +10,18 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
+// redrawEvery is the least time between two redraws of the bar: at most
+// 20 a second, whatever the server sends. A server may send progress as
+// fast as it can write (hundreds of thousands of notifications); drawing
+// each one filled the terminal with megabytes and slowed the call down.
+const redrawEvery = 50 * time.Millisecond
+
 // progressView shows notifications/progress on stderr: a bar redrawn in
 // place at a terminal, one JSON line per notification with --progress
-// json, nothing otherwise (a pipe wants no noise).
+// json, nothing otherwise (a pipe wants no noise). The bar shows the
+// latest state: an update that comes too soon after the last redraw is
+// kept and drawn when the interval is up, and the final state is drawn
+// when the call is done.
 type progressView struct {
 	mode  string // "bar", "json" or "none"
 	ios   *output.IOStreams
@@ -20,6 +29,11 @@ type progressView struct {
 	drawn bool
 	start time.Time
 	first float64
+
+	last    time.Time   // when the bar was last drawn
+	pending string      // a newer line than the one drawn, not drawn yet
+	timer   *time.Timer // draws pending once the interval is up
+	held    int         // prompts under way: nothing is drawn
 }
 
 func newProgressView(mode string, ios *output.IOStreams) (*progressView, error) {
@@ -59,9 +73,39 @@ func (v *progressView) update(params json.RawMessage) {
 		if v.start.IsZero() {
 			v.start, v.first = now, p.Progress
 		}
-		fmt.Fprint(v.ios.ErrOut, "\r\x1b[K"+v.line(p.Progress, p.Total, p.Message, now))
-		v.drawn = true
+		v.show(v.line(p.Progress, p.Total, p.Message, now), now)
 	}
+}
+
+// show draws line now if the last redraw is long enough ago, else keeps
+// it for the timer. v.mu is held.
+func (v *progressView) show(line string, now time.Time) {
+	if v.held == 0 && now.Sub(v.last) >= redrawEvery {
+		v.draw(line, now)
+		return
+	}
+	v.pending = line
+	v.arm(now)
+}
+
+// arm starts the timer that draws the pending line. v.mu is held.
+func (v *progressView) arm(now time.Time) {
+	if v.timer != nil || v.held > 0 || v.pending == "" {
+		return
+	}
+	v.timer = time.AfterFunc(max(v.last.Add(redrawEvery).Sub(now), 0), func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		v.timer = nil
+		if v.pending != "" && v.held == 0 {
+			v.draw(v.pending, time.Now())
+		}
+	})
+}
+
+func (v *progressView) draw(line string, now time.Time) {
+	fmt.Fprint(v.ios.ErrOut, "\r\x1b[K"+line)
+	v.drawn, v.last, v.pending = true, now, ""
 }
 
 // line renders "[#####-----] 50% 5/10 message (2.0/s)", fitted to the
@@ -97,23 +141,72 @@ func num(f float64) string {
 	return fmt.Sprintf("%.1f", f)
 }
 
-// status draws a one-line status in place of the bar (task polling).
+// status draws a one-line status in place of the bar (task polling), no
+// more often than the bar.
 func (v *progressView) status(line string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	fmt.Fprint(v.ios.ErrOut, "\r\x1b[K"+output.SanitizeLine(line))
-	v.drawn = true
+	v.show(output.SanitizeLine(line), time.Now())
 }
 
-// clear removes the bar, before other output or at the end.
+// clear removes the bar, before other output. A state not drawn yet is
+// still drawn when its time comes.
 func (v *progressView) clear() {
 	if v == nil {
 		return
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.erase()
+}
+
+func (v *progressView) erase() {
 	if v.drawn {
 		fmt.Fprint(v.ios.ErrOut, "\r\x1b[K")
 		v.drawn = false
+	}
+}
+
+// done ends the bar when the call is over: the final state is drawn (a
+// terminal recording keeps it), then the line is cleared for the result.
+func (v *progressView) done() {
+	if v == nil {
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.timer != nil {
+		v.timer.Stop()
+		v.timer = nil
+	}
+	if v.pending != "" && v.held == 0 {
+		v.draw(v.pending, time.Now())
+	}
+	v.pending = ""
+	v.erase()
+}
+
+// suspend clears the bar and draws nothing until resume is called: a
+// prompt owns the terminal meanwhile.
+func (v *progressView) suspend() (resume func()) {
+	if v == nil {
+		return func() {}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.held++
+	if v.timer != nil {
+		v.timer.Stop()
+		v.timer = nil
+	}
+	v.erase()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			v.held--
+			v.arm(time.Now())
+		})
 	}
 }

@@ -45,6 +45,7 @@ type session struct {
 	conn         connInfo
 	progress     *progressView
 	oauth        *oauth.Manager // nil unless OAuth is in use
+	input        *inputHandler
 }
 
 func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
@@ -96,7 +97,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		OnNotify:      s.notification,
 		ServerID:      s.serverID,
 		CredentialID:  s.credentialID,
-		Input:         newInputHandler(input, ios),
+		Input:         s.inputHandler(c, input),
 		MaxRounds:     c.Int("max-rounds"),
 		TasksDeclared: tasks,
 		LogLevel:      c.String("log-level"),
@@ -143,6 +144,22 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	s.opts.Reopen = s.remake
 	s.client = client.New(t, s.opts)
 	return s, nil
+}
+
+// inputHandler answers the server's questions; its prompts end with the
+// command (Ctrl-C, SIGTERM) and, when --timeout was given, at its
+// deadline.
+func (s *session) inputHandler(c *cli.Context, cfg *inputConfig) *inputHandler {
+	h := newInputHandler(cfg, s.ios)
+	h.progress = s.progress
+	if c.Context != nil {
+		h.base = c.Context
+	}
+	if c.IsSet("timeout") {
+		h.setDeadline(c.Duration("timeout"))
+	}
+	s.input = h
+	return h
 }
 
 // eraOptions sets how the server's era is found and remembered, and what
@@ -196,6 +213,8 @@ func (s *session) reconnect() error {
 
 // Close shuts the server down (stdio) and releases files.
 func (s *session) Close() {
+	s.input.abandon()
+	s.progress.done()
 	if s.client != nil {
 		s.client.Close()
 	}
@@ -384,6 +403,7 @@ func (s *session) notification(n client.Notification) {
 
 // print renders a raw result on stdout.
 func (s *session) print(ctx context.Context, kind output.Kind, raw json.RawMessage) error {
+	s.progress.done()
 	return output.Render(ctx, s.ios, s.render, kind, raw)
 }
 

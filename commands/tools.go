@@ -105,7 +105,7 @@ func (s *session) finishToolCall(c *cli.Context, op string, call func() (json.Ra
 // rounds or a task.
 func (s *session) finishCall(c *cli.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
 	raw, err := call()
-	s.progress.clear()
+	s.progress.done()
 	if err != nil {
 		return wrapOp(op, err)
 	}

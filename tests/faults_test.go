@@ -220,6 +220,26 @@ var faultCases = []faultCase{
 		check: httpCountsAre(map[string]int{"tasks/get": 11, "tasks/update": 0})},
 	{name: "task_wait_timeout", stdio: "taskworking", http: "taskworking", args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
 		msg: `^mcpctl: tools/call slow: stopped waiting for task task-taskworking after 1s, which keeps running; --timeout ended the wait: 'mcpctl tasks wait task-taskworking' picks it up again$`},
+
+	// Issue 13, item 10: URL elicitations whose host a browser reads
+	// otherwise than a naive display shows, or that name none. In a
+	// script (no terminal) they are refused with a warning and answered
+	// cancel; the server's reply is printed.
+	refusedURL("url_elicitation_no_slashes", "noslashes", `it has no "//" after "https:", so it names no host`),
+	refusedURL("url_elicitation_userinfo", "userinfo", `it has a user name before "@", which can disguise the host \(the host is "evil.example"\)`),
+	refusedURL("url_elicitation_userinfo_fake_host", "fakehost", `it has a user name before "@", which can disguise the host \(the host is "evil.example"\)`),
+	refusedURL("url_elicitation_javascript", "javascript", `its scheme is "javascript", and mcpctl opens only http:// and https:// URLs`),
+	refusedURL("url_elicitation_relative", "relative", `it is not an absolute URL`),
+	refusedURL("url_elicitation_scheme_relative", "schemeless", `it is not an absolute URL`),
+	refusedURL("url_elicitation_backslash", "backslash", `it contains a backslash, which browsers read as "/"`),
+	refusedURL("url_elicitation_ipv4_disguised", "ipv4hex", `its host "0x7f.1" is an IP address in disguise \(a browser loads 127.0.0.1\)`),
+	refusedURL("url_elicitation_control_characters", "controls", `it contains control characters`),
+	// Well-formed ones still wait for a person: exit 6 and a continuation,
+	// the error naming the host the browser would load.
+	{name: "url_elicitation_idn_host", stdio: "urlelicit:idn", http: "urlelicit:idn", args: callX, exit: 6,
+		msg: `^mcpctl: tools/call: the server needs input \(elicitation/create\): the server asks you to visit https://xn--pple-43d\.example/login \(host xn--pple-43d\.example \(\x{0430}pple\.example: an internationalised name, which can imitate another; check it letter by letter\)\) in a browser`},
+	{name: "url_elicitation_plain", stdio: "urlelicit:ok", http: "urlelicit:ok", args: callX, exit: 6,
+		msg: `^mcpctl: tools/call: the server needs input \(elicitation/create\): the server asks you to visit https://good\.example/connect\?session=1 \(host good\.example\) in a browser`},
 }
 
 // taskRoundsHint is the way out mcpctl names when a task kept asking past
@@ -243,6 +263,13 @@ func httpCountsAre(want map[string]int) func(*testing.T, string, *faultRun) {
 			}
 		}
 	}
+}
+
+// refusedURL is a fault case of a URL elicitation mcpctl will not show.
+func refusedURL(name, kind, why string) faultCase {
+	return faultCase{name: name, stdio: "urlelicit:" + kind, http: "urlelicit:" + kind, args: callX,
+		stdout: `"text":"the client answered cancel"`,
+		check:  stderrMatches(`(?m)^mcpctl: warning: refused the server's URL elicitation "page" \(.*\): ` + why + `.*; answered cancel$`)}
 }
 
 // escapedToolName is the escapes mode's tool name as the server means it.

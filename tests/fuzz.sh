@@ -12,6 +12,7 @@ targets=(
 	"client FuzzStdioReader"
 	"client FuzzHeaderValue"
 	"commands FuzzRequestItems"
+	"commands FuzzPageURL"
 	"client/schema FuzzCoerce"
 	"output FuzzSanitize"
 )

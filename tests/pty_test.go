@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,6 +30,14 @@ type ptySession struct {
 
 func startPTY(t *testing.T, env []string, args ...string) *ptySession {
 	t.Helper()
+	return startPTYWith(t, false, env, args...)
+}
+
+// startPTYWith is startPTY; with ctty the pty is also mcpctl's
+// controlling terminal, in a session of its own, so that a ^C typed
+// raises SIGINT as at a shell (else it is only a byte of input).
+func startPTYWith(t *testing.T, ctty bool, env []string, args ...string) *ptySession {
+	t.Helper()
 	dir := linkBinaries(t)
 	bin := buildDemo(t)
 	master, slave, err := pty.Open()
@@ -44,6 +53,9 @@ func startPTY(t *testing.T, env []string, args ...string) *ptySession {
 	s.cmd.Env = append(os.Environ(), "PATH="+bin+":"+dir+":"+os.Getenv("PATH"), "NO_COLOR=1",
 		"MCPCTL_CACHE_DIR="+t.TempDir(), "MCPCTL_STATE_DIR="+t.TempDir())
 	s.cmd.Env = append(s.cmd.Env, env...)
+	if ctty {
+		s.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0} // 0: the child's stdin
+	}
 	if err := s.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -116,6 +116,9 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.taskReply(req); ok {
 		return r
 	}
+	if r, ok := s.elicitReply(req); ok { // issue 13, items 3 and 10 (elicit.go)
+		return r
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -248,7 +251,9 @@ func Modes() string {
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
 		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
-		"taskaskforever", "tasknorequests", "taskworking"}, ", ")
+		"taskaskforever", "tasknorequests", "taskworking", // issue 13, item 8 (tasks.go)
+		"urlelicit:KIND", // issue 13, item 10 (elicit.go)
+	}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or
