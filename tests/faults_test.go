@@ -201,6 +201,7 @@ var faultCases = []faultCase{
 		exact: `{"contents":[{"uri":"fake://evil","mimeType":"text/plain","text":"R ` + fakemcp.EscapeText + `\nsecond line"}]}`},
 	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
 		stdout: regexp.QuoteMeta(`"description":"D ` + fakemcp.EscapeText + `"`)},
+
 }
 
 // escapedToolName is the escapes mode's tool name as the server means it.
@@ -269,7 +270,13 @@ func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
 	if c.tty {
 		env = append(env, "MCPCTL_FORCE_TTY=1")
 	}
-	r := runFault(t, bin, env, marker, timeout+shutdownGrace+30*time.Second, args...)
+	limit := c.maxRSS
+	if limit == 0 {
+		limit = defaultMaxRSS
+	}
+	// Far past its limit a run is failing anyway: kill it before it eats
+	// the machine (an unbounded listing once reached 6 GiB).
+	r := runFaultCapped(t, bin, env, marker, timeout+shutdownGrace+30*time.Second, 2*limit+64, args...)
 	t.Logf("exit %d in %s, peak RSS %d MiB", r.code, r.elapsed.Round(time.Millisecond), r.maxRSS/1024)
 
 	if r.elapsed > timeout+shutdownGrace {
@@ -304,10 +311,6 @@ func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
 		if what, bad := terminalActive(r.stdout); bad {
 			t.Errorf("terminal stdout carries %s", what)
 		}
-	}
-	limit := c.maxRSS
-	if limit == 0 {
-		limit = defaultMaxRSS
 	}
 	if r.maxRSS > int64(limit)<<10 {
 		t.Errorf("peak RSS %d MiB, over the limit of %d MiB", r.maxRSS>>10, limit)
