@@ -101,7 +101,7 @@ var faultCases = []faultCase{
 		msg: `^mcpctl: tools/list: protocol error: server sent invalid JSON: unexpected EOF: "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":\{\\"tools\\":\["$`},
 
 	// Size and shape.
-	{name: "message_64MiB_refused", stdio: fmt.Sprintf("huge:%d", hugeMessage), http: fmt.Sprintf("huge:%d", hugeMessage), args: callX, exit: 3, maxRSS: 160,
+	{name: "message_64MiB_refused", stdio: fmt.Sprintf("huge:%d", hugeMessage), http: fmt.Sprintf("huge:%d", hugeMessage), args: callX, exit: 3, maxRSS: 100,
 		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
 	{name: "message_over_limit", stdio: "huge:2000000", http: "huge:2000000", args: append([]string{"--max-message-size", "1MiB"}, callX...), exit: 3,
 		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 1 MiB; raise --max-message-size if it is expected$`},
@@ -202,6 +202,15 @@ var faultCases = []faultCase{
 	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
 		stdout: regexp.QuoteMeta(`"description":"D ` + fakemcp.EscapeText + `"`)},
 
+	// Issue 13, item 6: bodies that do not say how long they are (chunked,
+	// or gzip-compressed: 1 GiB of JSON in about 1 MB) are read no further
+	// than the limit, into a buffer no larger than it.
+	{name: "body_chunked_over_limit", http: "chunked:1073741824", args: callX, exit: 3, maxRSS: 100,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
+	{name: "body_gzip_bomb", http: "gzipbomb:1073741824", args: callX, exit: 3, maxRSS: 100,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
+	{name: "body_gzip_bomb_sse", http: "gzipbomb:1073741824:sse", args: callX, exit: 3, maxRSS: 100,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
 }
 
 // escapedToolName is the escapes mode's tool name as the server means it.
