@@ -202,6 +202,17 @@ var faultCases = []faultCase{
 	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
 		stdout: regexp.QuoteMeta(`"description":"D ` + fakemcp.EscapeText + `"`)},
 
+	// Issue 13, item 2: a listing is bounded as a whole, all its pages
+	// together: by --max-message-size for their sizes added up, by one
+	// --timeout for their time. Cursors that never repeat are not taken
+	// for a loop, however many there are.
+	{name: "pagination_endless_big_pages", stdio: "endlesspages:1048576", http: "endlesspages:1048576", args: append([]string{"--max-message-size", "8MiB"}, toolsList...), exit: 3,
+		msg: `^mcpctl: tools/list: the pages of tools/list came to more than 8 MiB in all \(8 pages\); raise --max-message-size, or page by hand with --cursor$`},
+	{name: "pagination_endless_tiny_pages", stdio: "endlesspages:0", http: "endlesspages:0", args: toolsList, timeout: 3 * time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: the listing of tools/list did not finish within 3s \(\d+ pages so far\); raise --timeout, or page by hand with --cursor$`},
+	{name: "pagination_timeout_all_pages", stdio: "slowpages:400:10", http: "slowpages:400:10", args: toolsList, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: the listing of tools/list did not finish within 1s \(\d+ pages? so far\); raise --timeout, or page by hand with --cursor$`},
+
 	// Issue 13, item 6: bodies that do not say how long they are (chunked,
 	// or gzip-compressed: 1 GiB of JSON in about 1 MB) are read no further
 	// than the limit, into a buffer no larger than it.

@@ -112,6 +112,9 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.faultReply(req); ok {
 		return r
 	}
+	if r, ok := s.pagingReply(req); ok { // issue 13, item 2
+		return r
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -244,7 +247,7 @@ func Modes() string {
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
 		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
-		"chunked:N", "gzipbomb:N[:sse]"}, ", ")
+		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]"}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or
