@@ -18,36 +18,45 @@ func (c *Cache) CachedItems(server, credential, method, key string) []json.RawMe
 	return nil
 }
 
+// maxCachedPages bounds the pages completion follows: it must answer at
+// once, whatever a server left in the cache.
+const maxCachedPages = 10000
+
 func (c *Cache) cachedPages(k CacheKey, credential, key string) ([]json.RawMessage, bool) {
-	var all []json.RawMessage
+	var pages [][]byte
+	found := func() ([]json.RawMessage, bool) {
+		var items []json.RawMessage
+		_ = json.Unmarshal(joinItems(pages), &items)
+		return items, len(pages) > 0
+	}
 	params := json.RawMessage(`{}`)
 	seen := map[string]bool{}
-	for page := 0; page < maxPages; page++ {
+	for len(pages) < maxCachedPages {
 		p, ok := cacheParams(k.Method, params)
 		if !ok {
-			return all, page > 0
+			return found()
 		}
 		k.Params = p
 		e := c.anyEntry(k, credential)
 		if e == nil {
-			return all, page > 0
+			return found()
 		}
 		fields, err := splitObject(e.Result)
 		if err != nil {
-			return all, page > 0
+			return found()
 		}
 		items, next, err := pageItems(fields, key)
 		if err != nil {
-			return all, page > 0
+			return found()
 		}
-		all = append(all, items...)
+		pages = append(pages, items)
 		if next == "" || seen[next] {
-			return all, true
+			return found()
 		}
 		seen[next] = true
 		params, _ = json.Marshal(map[string]string{"cursor": next})
 	}
-	return all, true
+	return found()
 }
 
 // anyEntry is the public entry for k, else the private one stored under

@@ -32,8 +32,13 @@ type Options struct {
 	// request; nil declares none ({}). Declare only what the caller
 	// really serves.
 	Capabilities json.RawMessage
-	// Timeout bounds each request; 0 means no bound.
+	// Timeout bounds each request, and a List's pages all together; 0
+	// means no bound.
 	Timeout time.Duration
+	// MaxListSize bounds the pages of a List together: their results'
+	// sizes added up, in bytes; 0 means no bound. (Each message is bounded
+	// by its transport.)
+	MaxListSize int
 	// OnNotify receives notifications for requests whose CallOptions has
 	// no handler of its own.
 	OnNotify func(Notification)

@@ -353,22 +353,28 @@ func jsonRPCErrorBody(data []byte) *RPCError {
 
 var errTooLarge = errors.New("message too large")
 
-// readLimited reads r whole, up to max bytes; size, when known (a
-// Content-Length), sizes the buffer at once instead of growing it.
+// readLimited reads r whole, up to max bytes. A body that says how long
+// it is (size, its Content-Length, which net/http holds it to) is read
+// into one buffer of that size, or refused unread if that is over max.
+// Any other (chunked, or decompressed from gzip) is read in chunks, and no
+// further than max+1 bytes: refusing it costs the limit and one chunk,
+// where growing one buffer by doubling cost four times the limit. After a
+// read error the part read so far is returned with it.
 func readLimited(r io.Reader, max int, size int64) ([]byte, error) {
-	var b bytes.Buffer
-	if size > 0 {
-		b.Grow(int(min(size, int64(max)) + 1))
-	}
-	_, err := b.ReadFrom(io.LimitReader(r, int64(max)+1))
-	data := b.Bytes()
-	if err != nil {
-		return data, err
-	}
-	if len(data) > max {
+	if size > int64(max) {
 		return nil, errTooLarge
 	}
-	return data, nil
+	if size >= 0 {
+		data := make([]byte, size)
+		n, err := io.ReadFull(r, data)
+		return data[:n], err
+	}
+	var b lineBuffer
+	err := b.readFrom(r, max)
+	if err == errTooLarge {
+		return nil, err
+	}
+	return b.bytes(), err
 }
 
 func unwrapURLError(err error) error {

@@ -20,6 +20,8 @@ type sseEvent struct {
 
 var errEventTooLarge = errors.New("event too large")
 
+var newline = []byte{'\n'}
+
 // sseState is what a stream leaves behind for a reconnection: the last
 // event id seen and the server's retry delay (ms, -1 when never given).
 type sseState struct {
@@ -44,9 +46,11 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 		_, _ = br.Discard(3)
 	}
 	ev := sseEvent{Retry: -1, ID: st.LastID}
-	// data holds the event's data lines joined; a lone data line (the usual
-	// case) is kept as read instead, so that a large message is not copied.
-	var data bytes.Buffer
+	// data holds the event's data lines joined (in chunks, so that it never
+	// holds much more than the event's size limit); a lone data line (the
+	// usual case) is kept as read instead, so that a large message is not
+	// copied.
+	var data lineBuffer
 	var onlyLine []byte
 	dataLines := 0
 	size := 0
@@ -64,7 +68,7 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 			if dataLines > 0 {
 				ev.Data = onlyLine
 				if dataLines > 1 {
-					ev.Data = bytes.TrimSuffix(data.Bytes(), []byte("\n"))
+					ev.Data = bytes.TrimSuffix(data.bytes(), []byte("\n"))
 				}
 				ev.More = br.Buffered() > 0
 				if ferr := fn(ev); ferr != nil {
@@ -72,7 +76,7 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 				}
 			}
 			ev = sseEvent{Retry: -1, ID: ev.ID}
-			data.Reset()
+			data = lineBuffer{}
 			onlyLine, dataLines, size = nil, 0, 0
 			continue
 		}
@@ -95,12 +99,12 @@ func readSSEState(r io.Reader, maxEvent int, st *sseState, fn func(sseEvent) err
 			case 1:
 				onlyLine = value
 			case 2:
-				data.Write(onlyLine)
-				data.WriteByte('\n')
+				data.add(onlyLine)
+				data.add(newline)
 				fallthrough
 			default:
-				data.Write(value)
-				data.WriteByte('\n')
+				data.add(value)
+				data.add(newline)
 			}
 		case "event":
 			ev.Event = string(value)

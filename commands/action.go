@@ -28,6 +28,6 @@ func needArgs(c *cli.Context, min, max int, usage string) error {
 	return nil
 }
 
-var cursorFlag = &cli.StringFlag{Name: "cursor", Usage: "fetch only the page at `CURSOR` (default: follow nextCursor to the end)"}
+var cursorFlag = &cli.StringFlag{Name: "cursor", Usage: "fetch only the page at `CURSOR` (default: follow nextCursor to the end, all the pages within one --timeout and --max-message-size)"}
 
 var jsonArgsFlag = &cli.StringFlag{Name: "json", Usage: "arguments as a JSON object: `'{…}'`, @FILE or - (stdin); key=value items override it"}

@@ -74,6 +74,8 @@ func ExitCode(err error) int {
 
 		cancelled *client.TaskCancelledError
 		rounds    *client.TaskRoundsError
+		listBig   *client.ListTooLargeError
+		listSlow  *client.ListTimeoutError
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
@@ -92,7 +94,8 @@ func ExitCode(err error) int {
 		return ExitInput
 	case errors.As(err, &rpc), errors.As(err, &invalid), errors.As(err, &version):
 		return ExitServerError
-	case errors.As(err, &conn), errors.As(err, &timeout), errors.As(err, &proto), errors.As(err, &httpErr):
+	case errors.As(err, &conn), errors.As(err, &timeout), errors.As(err, &proto), errors.As(err, &httpErr),
+		errors.As(err, &listBig), errors.As(err, &listSlow):
 		return ExitConnection
 	}
 	return ExitConnection

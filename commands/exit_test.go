@@ -28,6 +28,8 @@ func TestExitCode(t *testing.T) {
 		{"timeout", &client.TimeoutError{Method: "tools/list", After: "1s"}, 3},
 		{"protocol", &client.ProtocolError{Msg: "bad"}, 3},
 		{"http", &client.HTTPError{Status: 500}, 3},
+		{"listing too large", &client.ListTooLargeError{Method: "tools/list", Limit: 1 << 20, Pages: 3}, 3},
+		{"listing too slow", &client.ListTimeoutError{Method: "tools/list", After: "1s", Pages: 3}, 3},
 		{"rpc", &client.RPCError{Code: -32601, Message: "Method not found"}, 4},
 		{"invalid tool", &client.InvalidToolError{Name: "x", Reason: "y"}, 4},
 		{"version", &client.VersionError{Ours: []string{"a"}, Theirs: []string{"b"}}, 4},

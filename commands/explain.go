@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -36,7 +38,43 @@ func (s *session) explain(err error) error {
 	if h := transportHint(err); h != "" {
 		return &hintError{err, h}
 	}
+	if h := listHint(err, s.pageable); h != "" {
+		return &hintError{err, h}
+	}
 	return err
+}
+
+// listHint names the flag that bounds a listing's pages together, and,
+// where the command has --cursor, the way round it.
+func listHint(err error, pageable bool) string {
+	var large *client.ListTooLargeError
+	var slow *client.ListTimeoutError
+	var h string
+	switch {
+	case errors.As(err, &large):
+		h = "raise --max-message-size"
+	case errors.As(err, &slow):
+		h = "raise --timeout"
+	default:
+		return ""
+	}
+	if pageable {
+		h += ", or page by hand with --cursor"
+	}
+	return h
+}
+
+// hasFlag reports whether cmd has flag f.
+func hasFlag(cmd *cli.Command, f cli.Flag) bool {
+	if cmd == nil {
+		return false
+	}
+	for _, g := range cmd.Flags {
+		if g == f {
+			return true
+		}
+	}
+	return false
 }
 
 // transportHint names the flag or setting that gets past a refusal of

@@ -46,6 +46,8 @@ type session struct {
 	progress     *progressView
 	oauth        *oauth.Manager // nil unless OAuth is in use
 	input        *inputHandler
+	maxMessage   int  // --max-message-size, which bounds a listing's pages together too
+	pageable     bool // the command has --cursor: a listing may be paged by hand
 }
 
 func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
@@ -70,7 +72,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run"), ep: ep}
+	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run"), ep: ep, pageable: hasFlag(c.Command, cursorFlag)}
 	input, err := readInputConfig(c, ios)
 	if err != nil {
 		return nil, err
@@ -94,6 +96,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		Capabilities:  input.capabilities(tasks),
 		Timeout:       c.Duration("timeout"),
 		MaxTimeout:    c.Duration("max-timeout"),
+		MaxListSize:   s.maxMessage,
 		OnNotify:      s.notification,
 		ServerID:      s.serverID,
 		CredentialID:  s.credentialID,
@@ -266,6 +269,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.maxMessage = maxMessage
 	s.serverID = ep.serverID()
 	s.conn = connInfo{name: ep.name}
 	if ep.url != "" {

@@ -79,10 +79,22 @@ type faultRun struct {
 // it starts inherits, so leftovers can be found by it.
 func runFault(t *testing.T, bin string, env []string, marker string, limit time.Duration, args ...string) *faultRun {
 	t.Helper()
+	return runFaultCapped(t, bin, env, marker, limit, 0, args...)
+}
+
+// runFaultCapped is runFault killing mcpctl once its resident set passes
+// ceiling MiB (0: never), so that a run gone wrong fails at once instead
+// of eating the machine (peakrss -kill-above).
+func runFaultCapped(t *testing.T, bin string, env []string, marker string, limit time.Duration, ceiling int, args ...string) *faultRun {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	rssFile := filepath.Join(t.TempDir(), "rss")
-	cmd := exec.CommandContext(ctx, filepath.Join(bin, "peakrss"), append([]string{rssFile, filepath.Join(bin, "mcpctl")}, args...)...)
+	var watch []string
+	if ceiling > 0 {
+		watch = []string{"-kill-above", strconv.Itoa(ceiling << 10)}
+	}
+	cmd := exec.CommandContext(ctx, filepath.Join(bin, "peakrss"), append(append(watch, rssFile, filepath.Join(bin, "mcpctl")), args...)...)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"NO_COLOR=1", "MCPCTL_CACHE_DIR="+t.TempDir(), "MCPCTL_STATE_DIR="+t.TempDir(),
 		"MCPCTL_FAULT_MARKER="+marker)

@@ -101,7 +101,7 @@ var faultCases = []faultCase{
 		msg: `^mcpctl: tools/list: protocol error: server sent invalid JSON: unexpected EOF: "\{\\"jsonrpc\\":\\"2.0\\",\\"id\\":1,\\"result\\":\{\\"tools\\":\["$`},
 
 	// Size and shape.
-	{name: "message_64MiB_refused", stdio: fmt.Sprintf("huge:%d", hugeMessage), http: fmt.Sprintf("huge:%d", hugeMessage), args: callX, exit: 3, maxRSS: 160,
+	{name: "message_64MiB_refused", stdio: fmt.Sprintf("huge:%d", hugeMessage), http: fmt.Sprintf("huge:%d", hugeMessage), args: callX, exit: 3, maxRSS: 100,
 		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
 	{name: "message_over_limit", stdio: "huge:2000000", http: "huge:2000000", args: append([]string{"--max-message-size", "1MiB"}, callX...), exit: 3,
 		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 1 MiB; raise --max-message-size if it is expected$`},
@@ -240,6 +240,27 @@ var faultCases = []faultCase{
 		msg: `^mcpctl: tools/call: the server needs input \(elicitation/create\): the server asks you to visit https://xn--pple-43d\.example/login \(host xn--pple-43d\.example \(\x{0430}pple\.example: an internationalised name, which can imitate another; check it letter by letter\)\) in a browser`},
 	{name: "url_elicitation_plain", stdio: "urlelicit:ok", http: "urlelicit:ok", args: callX, exit: 6,
 		msg: `^mcpctl: tools/call: the server needs input \(elicitation/create\): the server asks you to visit https://good\.example/connect\?session=1 \(host good\.example\) in a browser`},
+
+	// Issue 13, item 2: a listing is bounded as a whole, all its pages
+	// together: by --max-message-size for their sizes added up, by one
+	// --timeout for their time. Cursors that never repeat are not taken
+	// for a loop, however many there are.
+	{name: "pagination_endless_big_pages", stdio: "endlesspages:1048576", http: "endlesspages:1048576", args: append([]string{"--max-message-size", "8MiB"}, toolsList...), exit: 3,
+		msg: `^mcpctl: tools/list: the pages of tools/list came to more than 8 MiB in all \(8 pages\); raise --max-message-size, or page by hand with --cursor$`},
+	{name: "pagination_endless_tiny_pages", stdio: "endlesspages:0", http: "endlesspages:0", args: toolsList, timeout: 3 * time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: the listing of tools/list did not finish within 3s \(\d+ pages so far\); raise --timeout, or page by hand with --cursor$`},
+	{name: "pagination_timeout_all_pages", stdio: "slowpages:400:10", http: "slowpages:400:10", args: toolsList, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/list: the listing of tools/list did not finish within 1s \(\d+ pages? so far\); raise --timeout, or page by hand with --cursor$`},
+
+	// Issue 13, item 6: bodies that do not say how long they are (chunked,
+	// or gzip-compressed: 1 GiB of JSON in about 1 MB) are read no further
+	// than the limit, into a buffer no larger than it.
+	{name: "body_chunked_over_limit", http: "chunked:1073741824", args: callX, exit: 3, maxRSS: 100,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
+	{name: "body_gzip_bomb", http: "gzipbomb:1073741824", args: callX, exit: 3, maxRSS: 100,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
+	{name: "body_gzip_bomb_sse", http: "gzipbomb:1073741824:sse", args: callX, exit: 3, maxRSS: 100,
+		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
 }
 
 // taskRoundsHint is the way out mcpctl names when a task kept asking past
@@ -338,7 +359,13 @@ func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
 	if c.tty {
 		env = append(env, "MCPCTL_FORCE_TTY=1")
 	}
-	r := runFault(t, bin, env, marker, timeout+shutdownGrace+30*time.Second, args...)
+	limit := c.maxRSS
+	if limit == 0 {
+		limit = defaultMaxRSS
+	}
+	// Far past its limit a run is failing anyway: kill it before it eats
+	// the machine (an unbounded listing once reached 6 GiB).
+	r := runFaultCapped(t, bin, env, marker, timeout+shutdownGrace+30*time.Second, 2*limit+64, args...)
 	t.Logf("exit %d in %s, peak RSS %d MiB", r.code, r.elapsed.Round(time.Millisecond), r.maxRSS/1024)
 
 	if r.elapsed > timeout+shutdownGrace {
@@ -373,10 +400,6 @@ func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
 		if what, bad := terminalActive(r.stdout); bad {
 			t.Errorf("terminal stdout carries %s", what)
 		}
-	}
-	limit := c.maxRSS
-	if limit == 0 {
-		limit = defaultMaxRSS
 	}
 	if r.maxRSS > int64(limit)<<10 {
 		t.Errorf("peak RSS %d MiB, over the limit of %d MiB", r.maxRSS>>10, limit)

@@ -119,6 +119,9 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.elicitReply(req); ok { // issue 13, items 3 and 10 (elicit.go)
 		return r
 	}
+	if r, ok := s.pagingReply(req); ok { // issue 13, item 2
+		return r
+	}
 	switch s.mode {
 	case "nonjson":
 		return reply{raw: "hello from a server that logs to stdout", exit: -1}
@@ -252,7 +255,8 @@ func Modes() string {
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
 		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
 		"taskaskforever", "tasknorequests", "taskworking", // issue 13, item 8 (tasks.go)
-		"urlelicit:KIND", // issue 13, item 10 (elicit.go)
+		"urlelicit:KIND",                                                        // issue 13, item 10 (elicit.go)
+		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]", // issue 13, items 2 and 6
 	}, ", ")
 }
 

@@ -76,6 +76,9 @@ func Handler(mode string) http.Handler {
 		if s.httpFault(w, r, req) {
 			return
 		}
+		if s.bodyFault(w, req) { // issue 13, item 6
+			return
+		}
 		rep := s.handle(req)
 		switch {
 		case rep.silent:
