@@ -63,12 +63,13 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 		switch {
 		case code == ExitInterrupted && errors.As(err, &task):
 			// The task outlives mcpctl: say how to find it again.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeLine(oneLine(err.Error())))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeMessage(oneLine(err.Error())))
 		case code == ExitInterrupted:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
 		default:
-			// Errors quote what servers said: never let that drive the terminal.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeLine(oneLine(err.Error())))
+			// Errors quote what servers said: never let that drive the
+			// terminal, nor a name in them hide a character.
+			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeMessage(oneLine(err.Error())))
 		}
 	}
 	return code

@@ -158,7 +158,7 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 	}
 	opts.Warn = func(msg string) {
 		s.progress.clear()
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeLine(msg))
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}
 	if dir, err := eraDir(); err == nil && !s.dryRun {
 		opts.EraStore = &client.FileEraStore{Dir: dir}
@@ -174,7 +174,7 @@ func (s *session) malformed(c *cli.Context) func([]byte, error) bool {
 		return nil
 	}
 	return func(line []byte, err error) bool {
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: skipped a malformed message: "+output.SanitizeLine(err.Error()))
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: skipped a malformed message: "+output.SanitizeMessage(err.Error()))
 		return true
 	}
 }
@@ -389,6 +389,6 @@ func (s *session) print(ctx context.Context, kind output.Kind, raw json.RawMessa
 
 func (s *session) warn(msgs []string) {
 	for _, m := range msgs {
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeLine(m))
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(m))
 	}
 }
