@@ -105,6 +105,25 @@ func (v *progressView) status(line string) {
 	v.drawn = true
 }
 
+// aboveBar writes whole lines to stderr above the bar: the bar is cleared
+// first, in the same write, so that a line never lands in its middle, and
+// the next update draws it again below them.
+type aboveBar struct{ v *progressView }
+
+func (a aboveBar) Write(p []byte) (int, error) {
+	v := a.v
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.drawn {
+		v.drawn = false
+		if _, err := v.ios.ErrOut.Write(append([]byte("\r\x1b[K"), p...)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return v.ios.ErrOut.Write(p)
+}
+
 // clear removes the bar, before other output or at the end.
 func (v *progressView) clear() {
 	if v == nil {

@@ -302,10 +302,27 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	}), nil
 }
 
+// serverStderr is where a stdio server's stderr goes. Inherited, it is
+// passed on to ours: as it is when ours is not a terminal (a log file or a
+// CI capture gets the server's exact bytes, and an unfinished last line
+// is ended when the server is gone, so that mcpctl's error line starts a
+// line), and sanitised line by line when it is one (or MCPCTL_FORCE_TTY
+// says so), written above the progress bar, so that the server cannot
+// drive the terminal.
 func (s *session) serverStderr(mode string) (io.Writer, error) {
 	switch mode {
 	case "", "inherit":
-		return s.ios.ErrOut, nil
+		var w interface {
+			io.Writer
+			Close() error
+		}
+		if s.ios.StderrToTerminal() {
+			w = output.NewLineSanitizer(aboveBar{s.progress})
+		} else {
+			w = output.NewLinePasser(s.ios.ErrOut)
+		}
+		s.closer = append(s.closer, func() { w.Close() })
+		return w, nil
 	case "discard":
 		return nil, nil
 	}
