@@ -44,7 +44,7 @@ type LineSanitizer struct {
 	idle   time.Duration
 	line   []byte // the current line so far, at most MaxPassedLine bytes
 	cut    bool   // the current line was cut: drop up to its newline
-	batch  []byte
+	batch  bytes.Buffer
 	last   time.Time // when bytes last arrived
 	timer  *time.Timer
 	closed bool
@@ -61,8 +61,12 @@ func (l *LineSanitizer) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	l.last = time.Now()
 	for len(p) > 0 {
-		chunk, rest, complete := bytes.Cut(p, []byte{'\n'})
-		p = rest
+		chunk, complete := p, false
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			chunk, p, complete = p[:i], p[i+1:], true
+		} else {
+			p = nil
+		}
 		if l.cut {
 			l.cut = !complete
 			continue
@@ -132,18 +136,18 @@ func (l *LineSanitizer) Close() error {
 
 // emit adds one sanitised line to the batch.
 func (l *LineSanitizer) emit(line []byte, note string) {
-	l.batch = append(l.batch, Sanitize(string(line))...)
-	l.batch = append(l.batch, note...)
-	l.batch = append(l.batch, '\n')
-	if len(l.batch) >= batchMax {
+	sanitizeTo(&l.batch, string(line), freeText)
+	l.batch.WriteString(note)
+	l.batch.WriteByte('\n')
+	if l.batch.Len() >= batchMax {
 		l.flush()
 	}
 }
 
 func (l *LineSanitizer) flush() {
-	if len(l.batch) > 0 {
-		_, _ = l.out.Write(l.batch)
-		l.batch = l.batch[:0]
+	if l.batch.Len() > 0 {
+		_, _ = l.out.Write(l.batch.Bytes())
+		l.batch.Reset()
 	}
 }
 

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -83,11 +82,35 @@ func sanitize(s string, p policy) string {
 	}
 	var b strings.Builder
 	b.Grow(len(s))
+	sanitizeTo(&b, s, p)
+	return b.String()
+}
+
+// textSink is a strings.Builder or a bytes.Buffer: LineSanitizer writes
+// into its batch without a string per line.
+type textSink interface {
+	WriteString(string) (int, error)
+	WriteByte(byte) error
+}
+
+// sanitizeTo writes s to b as policy p says.
+func sanitizeTo[W textSink](b W, s string, p policy) {
 	for i := 0; i < len(s); {
+		if c := s[i]; c >= 0x20 && c < 0x7f {
+			// A run of printable ASCII is copied whole: a flood of
+			// server text must not cost a call per character.
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < 0x7f {
+				j++
+			}
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && n == 1:
-			b.WriteRune(utf8.RuneError)
+			b.WriteString("\ufffd")
 			i++
 		case r == '\n' || r == '\t':
 			switch p.breaks {
@@ -96,11 +119,11 @@ func sanitize(s string, p policy) string {
 			case 's':
 				b.WriteByte(' ')
 			default:
-				writeEscape(&b, r)
+				writeEscape(b, r)
 			}
 			i += n
 		case isControl(r) && p.escapeControls:
-			writeEscape(&b, r)
+			writeEscape(b, r)
 			i += n
 		case r == esc:
 			i = skipEscape(s, i+1)
@@ -111,7 +134,7 @@ func sanitize(s string, p policy) string {
 		case isControl(r):
 			i += n
 		case p.escapeInvisible && isInvisible(r):
-			writeEscape(&b, r)
+			writeEscape(b, r)
 			i += n
 		case isBidiControl(r):
 			i += n
@@ -120,18 +143,22 @@ func sanitize(s string, p policy) string {
 			i += n
 		}
 	}
-	return b.String()
 }
 
 // isControl: C0 controls, DEL and C1 controls.
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) }
 
 // writeEscape writes r as \uXXXX, or \UXXXXXXXX beyond U+FFFF.
-func writeEscape(b *strings.Builder, r rune) {
+func writeEscape[W textSink](b W, r rune) {
+	digits := 4
 	if r > 0xffff {
-		fmt.Fprintf(b, `\U%08x`, r)
+		digits = 8
+		b.WriteString(`\U`)
 	} else {
-		fmt.Fprintf(b, `\u%04x`, r)
+		b.WriteString(`\u`)
+	}
+	for shift := 4 * (digits - 1); shift >= 0; shift -= 4 {
+		b.WriteByte("0123456789abcdef"[r>>shift&0xf])
 	}
 }
 
