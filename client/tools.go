@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -20,7 +21,17 @@ type UnknownToolError struct {
 func (e *UnknownToolError) Error() string {
 	s := fmt.Sprintf("the server has no tool %q", e.Name)
 	if len(e.Suggestions) > 0 {
-		s += "; did you mean " + strings.Join(e.Suggestions, ", ") + "?"
+		shown := make([]string, len(e.Suggestions))
+		for i, n := range e.Suggestions {
+			shown[i] = n
+			// A name with anything in it but printable characters is
+			// quoted, escapes and all, so that it cannot pass for
+			// another (del\u200bete_all for delete_all).
+			if q := strconv.Quote(n); q[1:len(q)-1] != n {
+				shown[i] = q
+			}
+		}
+		s += "; did you mean " + strings.Join(shown, ", ") + "?"
 	}
 	return s
 }

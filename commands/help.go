@@ -163,7 +163,7 @@ func environment() []envVar {
 		envVar{"MCPCTL_CACHE_DIR", "the result cache (default $XDG_CACHE_HOME/mcpctl/results)"},
 		envVar{"MCPCTL_STATE_DIR", "tasks and the continuation key (default $XDG_STATE_HOME/mcpctl)"},
 		envVar{"MCPCTL_INPUT_ID", "the value of VS Code's ${input:ID} in .vscode/mcp.json (ID upper-cased, - as _)"},
-		envVar{"MCPCTL_FORCE_TTY", "treat stdout as a terminal (1) or not (0)"},
+		envVar{"MCPCTL_FORCE_TTY", "treat stdout as a terminal (1) or not (0); 1 also sanitises a stdio server's stderr as at a terminal"},
 		envVar{"XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_STATE_HOME", "base folders (default ~/.config, ~/.cache, ~/.local/state)"},
 		envVar{"CLAUDE_CONFIG_DIR", "where Claude Code keeps .claude.json (default the home folder)"},
 		envVar{"VISUAL, EDITOR", "the editor of 'mcpctl config edit' (default vi)"},

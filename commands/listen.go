@@ -360,7 +360,7 @@ func (l *listener) write(raw json.RawMessage, more bool) {
 	switch {
 	case l.query != nil:
 		if err := l.query.Run(context.Background(), raw, l.out, false); err != nil {
-			fmt.Fprintln(l.s.ios.ErrOut, "mcpctl: --jq: "+oneLine(err.Error()))
+			fmt.Fprintln(l.s.ios.ErrOut, "mcpctl: --jq: "+output.SanitizeMessage(oneLine(err.Error())))
 		}
 	case l.text:
 		fmt.Fprintln(l.out, time.Now().Format("15:04:05")+" "+describeEvent(raw))
@@ -506,7 +506,7 @@ func (l *listener) fetch(ev client.ListenEvent) {
 		res, err = l.s.client.Call(ctx, method, params, &client.CallOptions{Refresh: true})
 	}
 	if err != nil {
-		fmt.Fprintf(l.s.ios.ErrOut, "mcpctl: --refetch %s: %s\n", method, oneLine(err.Error()))
+		fmt.Fprintf(l.s.ios.ErrOut, "mcpctl: --refetch %s: %s\n", method, output.SanitizeMessage(oneLine(err.Error())))
 		return
 	}
 	line := newObject()

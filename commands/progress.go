@@ -149,6 +149,25 @@ func (v *progressView) status(line string) {
 	v.show(output.SanitizeLine(line), time.Now())
 }
 
+// aboveBar writes whole lines to stderr above the bar: the bar is cleared
+// first, in the same write, so that a line never lands in its middle, and
+// the next update draws it again below them.
+type aboveBar struct{ v *progressView }
+
+func (a aboveBar) Write(p []byte) (int, error) {
+	v := a.v
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.drawn {
+		v.drawn = false
+		if _, err := v.ios.ErrOut.Write(append([]byte("\r\x1b[K"), p...)); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return v.ios.ErrOut.Write(p)
+}
+
 // clear removes the bar, before other output. A state not drawn yet is
 // still drawn when its time comes.
 func (v *progressView) clear() {

@@ -63,12 +63,13 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 		switch {
 		case code == ExitInterrupted && errors.As(err, &task):
 			// The task outlives mcpctl: say how to find it again.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeLine(oneLine(err.Error())))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeMessage(oneLine(err.Error())))
 		case code == ExitInterrupted:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
 		default:
-			// Errors quote what servers said: never let that drive the terminal.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeLine(oneLine(err.Error())))
+			// Errors quote what servers said: never let that drive the
+			// terminal, nor a name in them hide a character.
+			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeMessage(oneLine(err.Error())))
 		}
 	}
 	return code
@@ -212,7 +213,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` and skip era detection (" + strings.Join(client.SupportedVersions, ", ") + "; the last four are legacy: initialize handshake)", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
 		&cli.DurationFlag{Name: "probe-timeout", Usage: "how long to wait for a server/discover answer before taking the server for a legacy one (initialize)", Value: client.DefaultProbeTimeout, EnvVars: []string{"MCPCTL_PROBE_TIMEOUT"}, Category: catServer},
 		&cli.DurationFlag{Name: "timeout", Usage: "bound every request, and all the pages of a listing together, by `DURATION` (0 = no bound); when given, also how long prompts may wait, counted from the command's start", Value: 60 * time.Second, EnvVars: []string{"MCPCTL_TIMEOUT"}, Category: catServer},
-		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit, discard or a `FILE`", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},
+		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit (sanitised line by line when stderr is a terminal), discard or a `FILE` (kept exactly)", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},
 		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
 		&cli.StringFlag{Name: "max-message-size", Usage: "refuse a message from the server larger than `SIZE`, and a listing whose pages come to more in all (such as 64MiB, 10MB or 1048576)", Value: "64MiB", EnvVars: []string{"MCPCTL_MAX_MESSAGE_SIZE"}, Category: catServer},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},

@@ -178,7 +178,7 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 	}
 	opts.Warn = func(msg string) {
 		s.progress.clear()
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeLine(msg))
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}
 	if dir, err := eraDir(); err == nil && !s.dryRun {
 		opts.EraStore = &client.FileEraStore{Dir: dir}
@@ -194,7 +194,7 @@ func (s *session) malformed(c *cli.Context) func([]byte, error) bool {
 		return nil
 	}
 	return func(line []byte, err error) bool {
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: skipped a malformed message: "+output.SanitizeLine(err.Error()))
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: skipped a malformed message: "+output.SanitizeMessage(err.Error()))
 		return true
 	}
 }
@@ -325,10 +325,27 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 	}), nil
 }
 
+// serverStderr is where a stdio server's stderr goes. Inherited, it is
+// passed on to ours: as it is when ours is not a terminal (a log file or a
+// CI capture gets the server's exact bytes, and an unfinished last line
+// is ended when the server is gone, so that mcpctl's error line starts a
+// line), and sanitised line by line when it is one (or MCPCTL_FORCE_TTY
+// says so), written above the progress bar, so that the server cannot
+// drive the terminal.
 func (s *session) serverStderr(mode string) (io.Writer, error) {
 	switch mode {
 	case "", "inherit":
-		return s.ios.ErrOut, nil
+		var w interface {
+			io.Writer
+			Close() error
+		}
+		if s.ios.StderrToTerminal() {
+			w = output.NewLineSanitizer(aboveBar{s.progress})
+		} else {
+			w = output.NewLinePasser(s.ios.ErrOut)
+		}
+		s.closer = append(s.closer, func() { w.Close() })
+		return w, nil
 	case "discard":
 		return nil, nil
 	}
@@ -413,6 +430,6 @@ func (s *session) print(ctx context.Context, kind output.Kind, raw json.RawMessa
 
 func (s *session) warn(msgs []string) {
 	for _, m := range msgs {
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeLine(m))
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(m))
 	}
 }

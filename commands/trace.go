@@ -82,6 +82,30 @@ func printDryRun(w io.Writer, r client.DryRunRequest) {
 	fmt.Fprintf(w, "%s\n", r.Body)
 }
 
+// shellWord quotes a name to be pasted into bash or zsh: as shellJoin
+// does, unless it holds a character a terminal would not show; then as
+// $'…', with each such character written as the escape SanitizeName shows
+// (\u200b), which $'…' turns back into the character, so that the word
+// pasted is the name itself.
+func shellWord(s string) string {
+	if output.SanitizeName(s) == s {
+		return shellJoin([]string{s})
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, r := range s {
+		switch r {
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteString(output.SanitizeName(string(r)))
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
 func shellJoin(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {

@@ -59,16 +59,20 @@ func validationMessage(name string, ve *schema.ValidationError) string {
 }
 
 // printToolUsage adds, for people, how to call the tool: a usage line and
-// an example --json body built from its schema.
+// an example --json body built from its schema. Both are meant to be
+// pasted: the name is one shell word that stands for the tool's real name
+// (shellWord), parameter names show their invisible characters as escapes,
+// and the example's JSON spells them as JSON escapes, which mean the same
+// key.
 func printToolUsage(ios *output.IOStreams, name string, tool json.RawMessage) {
 	raw := inputSchema(tool)
 	sch, err := schema.Compile(raw, schema.DefaultLimits)
 	if len(raw) == 0 || err != nil {
 		return
 	}
-	name = output.SanitizeLine(name)
-	fmt.Fprintf(ios.Out, "\nUsage:\n  mcpctl tools call %s %s\n", name, output.SanitizeLine(sch.Usage()))
+	name = shellWord(name)
+	fmt.Fprintf(ios.Out, "\nUsage:\n  mcpctl tools call %s %s\n", name, output.SanitizeName(sch.Usage()))
 	if ex := sch.Example(); len(ex) > 0 && string(ex) != "{}" {
-		fmt.Fprintf(ios.Out, "\nExample:\n  mcpctl tools call %s --json %s\n", name, shellJoin([]string{output.SanitizeLine(string(ex))}))
+		fmt.Fprintf(ios.Out, "\nExample:\n  mcpctl tools call %s --json %s\n", name, shellJoin([]string{output.SanitizeLine(string(output.EscapeJSONText(ex)))}))
 	}
 }

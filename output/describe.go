@@ -12,7 +12,7 @@ func textDescribe(t *textWriter, tool *value) bool {
 	if !tool.is(kindObject) || tool.str("name") == "" {
 		return false
 	}
-	head := t.bold(t.one(tool.str("name")))
+	head := t.bold(t.name(tool.str("name")))
 	title := tool.str("title")
 	if title == "" {
 		title = tool.get("annotations").str("title")
@@ -36,7 +36,7 @@ func textDescribe(t *textWriter, tool *value) bool {
 		t.b.WriteByte('\n')
 		t.linef("%s", t.bold("Annotations:"))
 		for i, k := range ann.keys {
-			t.linef("  %s: %s", t.one(k), t.one(ann.vals[i].display()))
+			t.linef("  %s: %s", t.name(k), t.one(ann.vals[i].display()))
 		}
 	}
 	return true
@@ -60,7 +60,7 @@ func (t *textWriter) schemaSection(title string, schema *value, emptyObject stri
 				ap, areq := schemaProperties(alt)
 				t.linef("  alternative %d:", i+1)
 				if len(ap) == 0 {
-					t.linef("    %s", t.one(typeOf(alt, schema, true)))
+					t.linef("    %s", t.name(typeOf(alt, schema, true)))
 				}
 				t.params(ap, areq, schema, "    ")
 			}
@@ -80,11 +80,11 @@ func (t *textWriter) schemaSection(title string, schema *value, emptyObject stri
 		case ap == nil || (ap.is(kindBool) && !ap.boolean):
 			t.linef("%s %s", t.bold(title), emptyObject)
 		default:
-			t.linef("%s any properties (%s values)", t.bold(title), t.one(typeOf(ap, schema, true)))
+			t.linef("%s any properties (%s values)", t.bold(title), t.name(typeOf(ap, schema, true)))
 		}
 		return
 	}
-	t.linef("%s %s", t.bold(title), t.one(typeOf(schema, schema, true)))
+	t.linef("%s %s", t.bold(title), t.name(typeOf(schema, schema, true)))
 }
 
 type property struct {
@@ -141,7 +141,7 @@ func (t *textWriter) params(props []property, required map[string]bool, root *va
 		if e := first(p.schema, eff, "enum"); e.is(kindArray) {
 			facts = append(facts, "one of: "+enumList(e.items))
 		}
-		line := indent + t.one(p.name) + " (" + t.one(strings.Join(facts, ", ")) + ")"
+		line := indent + t.name(p.name) + " (" + t.name(strings.Join(facts, ", ")) + ")"
 		desc := p.schema.str("description")
 		if desc == "" {
 			desc = eff.str("description")

@@ -76,11 +76,13 @@ func TestRenderTextDescribe(t *testing.T) {
 			want: "find\n\nParameters: one of\n  alternative 1:\n    id (string, required)\n  alternative 2:\n    name (string, required)\n",
 		},
 		{
-			name: "terminal: hostile description and names are sanitised",
+			// The description loses its escapes; the names keep every
+			// character, the ones a terminal would obey shown as escapes.
+			name: "terminal: hostile description sanitised, names escaped",
 			tty:  true,
 			raw: `{"name":"x\u001b[2J","description":"ok\u001b]8;;http://evil\u0007link\u001b]8;;\u0007",
 			  "inputSchema":{"type":"object","properties":{"a\u202e":{"type":"string","description":"d\u001b[31m"}}}}`,
-			want: "x\n\noklink\n\nParameters:\n  a (string) — d\n",
+			want: "x\\u001b[2J\n\noklink\n\nParameters:\n  a\\u202e (string) — d\n",
 		},
 	}
 	for _, tc := range tests {

@@ -19,9 +19,11 @@
 //   - Fidelity. JSON and YAML keep the server's key order, unknown fields and
 //     number text exactly (9007199254740993 and 1.0e+2 stay as written): the
 //     raw bytes are re-indented or walked token by token, never decoded into
-//     Go maps or float64. On a terminal, JSON output writes C1 controls, DEL,
-//     bidi overrides and U+2028/U+2029 as \u escapes; the value is the same
-//     but the terminal cannot be steered. YAML always double-quotes and
+//     Go maps or float64. On a terminal, JSON output writes C1 controls, DEL
+//     and every invisible or direction-changing character (bidi controls
+//     and marks, zero-width characters, U+2028/U+2029, the BOM, no-break
+//     spaces…) as \u escapes; the value is the same but the terminal cannot
+//     be steered nor a name hide a character. YAML always double-quotes and
 //     escapes such strings (and quotes strings that would read back as
 //     numbers, booleans or null, by YAML 1.2 and 1.1 rules alike).
 //
@@ -36,13 +38,18 @@
 //     the same escaping as the json format; Query.Run itself writes exactly.
 //
 //   - Untrusted text. Tool descriptions, resource text and every other
-//     server string printed as text or table on a terminal go through
+//     server prose printed as text or table on a terminal go through
 //     Sanitize, which removes escape sequences, control characters and bidi
-//     overrides. Table cells always go through SanitizeLine, terminal or not,
-//     because a tab or newline inside a cell would break the one-row-per-line
-//     contract. Text written to a pipe carries the server's text unchanged,
-//     except that each block ends with a newline and one-line slots (names,
-//     URIs, summaries) have their line breaks folded to spaces.
+//     overrides. Names, URIs and keys there go through SanitizeName, which
+//     removes nothing and shows controls and invisible characters as
+//     escapes, so that a name reads as what it is. Table cells always go
+//     through SanitizeLine (or SanitizeName), terminal or not, because a tab
+//     or newline inside a cell would break the one-row-per-line contract.
+//     Text written to a pipe carries the server's text unchanged, except
+//     that each block ends with a newline and one-line slots (names, URIs,
+//     summaries) have their line breaks folded to spaces. LineSanitizer
+//     passes another program's output (a stdio server's stderr) on to a
+//     terminal the same way, a bounded line at a time.
 //
 //   - Shape. Text and table know the result shapes named by Kind. A result
 //     without the expected shape (a task handle, a server's own extension)

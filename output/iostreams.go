@@ -22,6 +22,7 @@ type IOStreams struct {
 	stdinTTY  bool
 	stdoutTTY bool
 	stderrTTY bool
+	forced    bool // MCPCTL_FORCE_TTY
 
 	// colorAllowed holds the environment's verdict (NO_COLOR, TERM=dumb);
 	// ColorEnabled still requires a terminal on stdout.
@@ -39,7 +40,8 @@ type IOStreams struct {
 // MCPCTL_FORCE_TTY set to anything but "", "0", "false", "no" or "off"
 // makes stdin and stdout count as terminals, so scripted tests can exercise
 // terminal output (set NO_COLOR as well to keep escape codes out of golden
-// files).
+// files), and makes what is passed on to stderr be made safe as for a
+// terminal (StderrToTerminal).
 func System() *IOStreams {
 	s := &IOStreams{
 		In:        os.Stdin,
@@ -59,7 +61,7 @@ func System() *IOStreams {
 		}
 	}
 	if forced(os.Getenv("MCPCTL_FORCE_TTY")) {
-		s.stdinTTY, s.stdoutTTY = true, true
+		s.stdinTTY, s.stdoutTTY, s.forced = true, true, true
 	}
 	return s
 }
@@ -92,6 +94,13 @@ func (s *IOStreams) IsStdinTTY() bool      { return s.stdinTTY }
 func (s *IOStreams) SetStdinTTY(tty bool)  { s.stdinTTY = tty }
 func (s *IOStreams) IsStderrTTY() bool     { return s.stderrTTY }
 func (s *IOStreams) SetStderrTTY(tty bool) { s.stderrTTY = tty }
+
+// StderrToTerminal reports whether text mcpctl passes on to stderr from
+// elsewhere (a stdio server's stderr) must be made safe for a terminal:
+// stderr is one, or MCPCTL_FORCE_TTY asks for terminal output. Unlike
+// IsStderrTTY it makes nothing interactive: MCPCTL_FORCE_TTY does not turn
+// on prompts, progress bars or a browser.
+func (s *IOStreams) StderrToTerminal() bool { return s.stderrTTY || s.forced }
 
 // ColorEnabled reports whether stdout may carry ANSI colour: only on a
 // terminal, and only when NO_COLOR is unset and TERM is not "dumb".

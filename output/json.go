@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -191,10 +192,12 @@ func writeJSON(w *bytes.Buffer, raw []byte, tty bool) error {
 	return nil
 }
 
-// escapeTerminalRunes rewrites characters that a terminal could act on as
-// JSON \u escapes. In valid JSON these runes can only occur inside strings,
-// where the escape means the same character, so the document's value is
-// unchanged; only its spelling is.
+// escapeTerminalRunes rewrites characters that a terminal could act on, or
+// would not show, as JSON \u escapes (a pair of them beyond U+FFFF). In
+// valid JSON these runes can only occur inside strings, where the escape
+// means the same character, so the document's value is unchanged; only its
+// spelling is. Every string is treated as a name would be: an emoji's
+// joiner is written as \u200d too, since JSON shows data, not prose.
 func escapeTerminalRunes(b []byte) []byte {
 	if utf8.Valid(b) && !bytes.ContainsFunc(b, needsJSONEscape) {
 		return b
@@ -202,12 +205,16 @@ func escapeTerminalRunes(b []byte) []byte {
 	out := make([]byte, 0, len(b)+16)
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && n == 1 {
+		switch {
+		case r == utf8.RuneError && n == 1:
 			// A stray byte such as 0x9b is 8-bit CSI to some terminals.
 			out = append(out, `\ufffd`...)
-		} else if needsJSONEscape(r) {
+		case needsJSONEscape(r) && r > 0xffff:
+			hi, lo := utf16.EncodeRune(r)
+			out = fmt.Appendf(out, `\u%04x\u%04x`, hi, lo)
+		case needsJSONEscape(r):
 			out = fmt.Appendf(out, `\u%04x`, r)
-		} else {
+		default:
 			out = append(out, b[i:i+n]...)
 		}
 		i += n
@@ -215,8 +222,16 @@ func escapeTerminalRunes(b []byte) []byte {
 	return out
 }
 
+// EscapeJSONText spells JSON text the way JSON is shown at a terminal:
+// every character a terminal could act on or would not show is written as
+// a \u escape. The value the text denotes is unchanged.
+func EscapeJSONText(b []byte) []byte { return escapeTerminalRunes(b) }
+
+// needsJSONEscape: DEL and C1 controls (JSON escapes C0 itself) and the
+// invisible and direction-changing characters, U+2028 and U+2029 among
+// them.
 func needsJSONEscape(r rune) bool {
-	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) || r == 0x2028 || r == 0x2029
+	return r == 0x7f || (r >= 0x80 && r <= 0x9f) || isInvisible(r)
 }
 
 // WriteJSONLine writes raw as one compact line, the NDJSON framing used for

@@ -61,3 +61,69 @@ func TestSanitizeLine(t *testing.T) {
 		})
 	}
 }
+
+func TestSanitizeName(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"plain", "get_weather", "get_weather"},
+		{"zero-width space", "del\u200bete_all", `del\u200bete_all`},
+		{"joiners and bidi marks", "a\u200cb\u200dc\u200ed\u200fe\u061cf", `a\u200cb\u200dc\u200ed\u200fe\u061cf`},
+		{"bidi overrides are shown, not dropped", "\u202eevil\u2066x\u2069", `\u202eevil\u2066x\u2069`},
+		{"word joiner, invisible operators, BOM", "a\u2060b\u2064c\ufeff", `a\u2060b\u2064c\ufeff`},
+		{"soft hyphen and Mongolian vowel separator", "soft\u00adhy\u180ephen", `soft\u00adhy\u180ephen`},
+		{"tag characters beyond the BMP", "tag\U000e0041", `tag\U000e0041`},
+		{"spaces other than U+0020", "a b\u00a0c\u3000d\u2009e", `a b\u00a0c\u3000d\u2009e`},
+		{"line and paragraph separators", "a\u2028b\u2029c", `a\u2028b\u2029c`},
+		{"fillers and variation selectors", "ko\u3164 vs\ufe0f cgj\u034f x\U000e0100", `ko\u3164 vs\ufe0f cgj\u034f x\U000e0100`},
+		{"controls are escaped, sequences left visible", "evil\x1b[31mred\x07\x7f\u009b", `evil\u001b[31mred\u0007\u007f\u009b`},
+		{"newline and tab escaped", "a\nb\tc\r", `a\u000ab\u0009c\u000d`},
+		{"visible unicode kept", "café 世界 📁 👍🏽", "café 世界 📁 👍🏽"},
+		{"invalid UTF-8 becomes U+FFFD", "a\xffb", "a\ufffdb"},
+		{"a backslash is kept", `C:\dir`, `C:\dir`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SanitizeName(tc.in); got != tc.want {
+				t.Errorf("SanitizeName(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSanitizeMessage(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"plain", "the server has no tool", "the server has no tool"},
+		{"escape sequences removed as in free text", "E \x1b[31mred\x1b[0m \x1b]0;t\x07x", "E red x"},
+		{"line breaks become spaces", "a\nb\tc", "a b c"},
+		{"invisible characters shown", "did you mean del\u200bete_all?", `did you mean del\u200bete_all?`},
+		{"bidi overrides shown, not dropped", "bidi\u202eend", `bidi\u202eend`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SanitizeMessage(tc.in); got != tc.want {
+				t.Errorf("SanitizeMessage(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// Free text keeps the invisible characters prose needs: the joiner of an
+// emoji sequence, the non-joiner of Persian, the marks of right-to-left
+// text, a soft hyphen. Only bidi overrides and isolates go.
+func TestSanitizeKeepsProse(t *testing.T) {
+	for _, s := range []string{"👩\u200d💻 at work", "می\u200cخواهم", "\u05e9\u05dc\u05d5\u05dd\u200f!", "Silben\u00adtrennung", "zero\u200bwidth"} {
+		if got := Sanitize(s); got != s {
+			t.Errorf("Sanitize(%q) = %q: prose lost a character", s, got)
+		}
+		if got := SanitizeLine(s); got != s {
+			t.Errorf("SanitizeLine(%q) = %q: prose lost a character", s, got)
+		}
+	}
+}

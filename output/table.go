@@ -109,6 +109,11 @@ func genericTable(v *value) *table {
 	return t
 }
 
+// freeColumn: the columns of free text. The others hold names, URIs, keys
+// and values a user may type back, which a terminal gets with every
+// character it would not show written as an escape (SanitizeName).
+func freeColumn(header string) bool { return header == "DESCRIPTION" || header == "VALUE" }
+
 // write lays the table out. A pipe gets tab-separated cells with the header
 // row and nothing cut, so `cut -f` and awk see whole values; a terminal gets
 // padded columns fitted to width.
@@ -118,7 +123,11 @@ func (t *table) write(w *bytes.Buffer, ios *IOStreams, width int) {
 	for _, r := range t.rows {
 		clean := make([]string, len(t.headers))
 		for i := range clean {
-			if i < len(r) {
+			switch {
+			case i >= len(r):
+			case ios.IsStdoutTTY() && !freeColumn(t.headers[i]):
+				clean[i] = SanitizeName(r[i])
+			default:
 				clean[i] = SanitizeLine(r[i])
 			}
 		}

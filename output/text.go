@@ -118,15 +118,15 @@ func (t *textWriter) describeContent(c *value) string {
 	case "text":
 		return c.str("text")
 	case "image", "audio":
-		return "[" + typ + ": " + joinNonEmpty(", ", t.one(c.str("mimeType")), humanSize(base64Size(c.str("data")))) + "]"
+		return "[" + typ + ": " + joinNonEmpty(", ", t.name(c.str("mimeType")), humanSize(base64Size(c.str("data")))) + "]"
 	case "resource_link":
 		s := "[resource link: "
 		if name := c.str("name"); name != "" {
-			s += t.one(name) + " "
+			s += t.name(name) + " "
 		}
-		s += "<" + t.one(c.str("uri")) + ">"
+		s += "<" + t.name(c.str("uri")) + ">"
 		if mime := c.str("mimeType"); mime != "" {
-			s += " (" + t.one(mime) + ")"
+			s += " (" + t.name(mime) + ")"
 		}
 		return s + "]"
 	case "resource":
@@ -138,14 +138,14 @@ func (t *textWriter) describeContent(c *value) string {
 	case "":
 		return "[content without a type]"
 	}
-	return "[" + t.one(typ) + " content]"
+	return "[" + t.name(typ) + " content]"
 }
 
 // blobLine describes binary resource contents by size; printing base64 (or
 // the decoded bytes) to a terminal helps nobody.
 func (t *textWriter) blobLine(r *value, hint string) string {
 	size := fmt.Sprintf("%d bytes", base64Size(r.str("blob")))
-	return "[blob: " + joinNonEmpty(", ", t.one(r.str("uri")), t.one(r.str("mimeType")), size) + hint + "]"
+	return "[blob: " + joinNonEmpty(", ", t.name(r.str("uri")), t.name(r.str("mimeType")), size) + hint + "]"
 }
 
 func textResourceRead(t *textWriter, v *value) bool {
@@ -185,7 +185,7 @@ func textPromptGet(t *textWriter, v *value) bool {
 		} else if content != nil {
 			parts = append(parts, t.describeContent(content))
 		}
-		t.b.WriteString(t.bold(t.one(m.str("role")) + ":"))
+		t.b.WriteString(t.bold(t.name(m.str("role")) + ":"))
 		t.b.WriteByte(' ')
 		t.block(strings.Join(parts, "\n"))
 	}
@@ -204,7 +204,7 @@ func textNamedList(t *textWriter, kind Kind, v *value) bool {
 		return false
 	}
 	for _, it := range items {
-		line := t.bold(t.one(it.str("name")))
+		line := t.bold(t.name(it.str("name")))
 		if d := firstLine(it.str("description")); d != "" {
 			line += " — " + t.one(d)
 		}
@@ -214,7 +214,7 @@ func textNamedList(t *textWriter, kind Kind, v *value) bool {
 			args = toolArgs(it.get("inputSchema"))
 		}
 		if len(args) > 0 {
-			t.linef("    args: %s", t.one(strings.Join(args, ", ")))
+			t.linef("    args: %s", t.name(strings.Join(args, ", ")))
 		}
 	}
 	t.cursor(v)
@@ -247,11 +247,11 @@ func textResourceList(t *textWriter, kind Kind, v *value) bool {
 	for _, it := range items {
 		var line string
 		if name := it.str("name"); name != "" {
-			line = t.bold(t.one(name)) + " "
+			line = t.bold(t.name(name)) + " "
 		}
-		line += "<" + t.one(it.str(uriKey)) + ">"
+		line += "<" + t.name(it.str(uriKey)) + ">"
 		if mime := it.str("mimeType"); mime != "" {
-			line += " (" + t.one(mime) + ")"
+			line += " (" + t.name(mime) + ")"
 		}
 		if d := firstLine(it.str("description")); d != "" {
 			line += " — " + t.one(d)
@@ -265,7 +265,7 @@ func textResourceList(t *textWriter, kind Kind, v *value) bool {
 // cursor tells a person that the list has more pages.
 func (t *textWriter) cursor(v *value) {
 	if c := v.str("nextCursor"); c != "" {
-		t.linef("(more results; next cursor: %s)", t.one(c))
+		t.linef("(more results; next cursor: %s)", t.name(c))
 	}
 }
 
@@ -278,7 +278,7 @@ func textDiscover(t *textWriter, v *value) bool {
 		info = v.get("serverInfo") // legacy initialize result
 	}
 	if info != nil {
-		s := joinNonEmpty(" ", t.one(info.str("name")), t.one(info.str("version")))
+		s := joinNonEmpty(" ", t.name(info.str("name")), t.name(info.str("version")))
 		if title := info.str("title"); title != "" {
 			s += " (" + t.one(title) + ")"
 		}
@@ -287,10 +287,10 @@ func textDiscover(t *textWriter, v *value) bool {
 	var versions []string
 	if vs, ok := v.array("supportedVersions"); ok {
 		for _, x := range vs {
-			versions = append(versions, t.one(x.display()))
+			versions = append(versions, t.name(x.display()))
 		}
 	} else if pv := v.str("protocolVersion"); pv != "" {
-		versions = append(versions, t.one(pv))
+		versions = append(versions, t.name(pv))
 	}
 	if len(versions) > 0 {
 		t.linef("%s %s", t.bold("Protocol versions:"), strings.Join(versions, ", "))
@@ -298,7 +298,7 @@ func textDiscover(t *textWriter, v *value) bool {
 	if caps := v.get("capabilities"); caps.is(kindObject) {
 		var names []string
 		for i, k := range caps.keys {
-			names = append(names, t.one(k)+capabilityFlags(caps.vals[i]))
+			names = append(names, t.name(k)+t.capabilityFlags(caps.vals[i]))
 		}
 		t.linef("%s %s", t.bold("Capabilities:"), strings.Join(names, ", "))
 	}
@@ -310,13 +310,17 @@ func textDiscover(t *textWriter, v *value) bool {
 }
 
 // capabilityFlags shows sub-features switched on, e.g. "resources
-// (subscribe, listChanged)".
-func capabilityFlags(c *value) string {
+// (subscribe, listChanged)". Their names are sanitised on a pipe too.
+func (t *textWriter) capabilityFlags(c *value) string {
 	var on []string
 	if c.is(kindObject) {
 		for i, k := range c.keys {
 			if c.vals[i].is(kindBool) && c.vals[i].boolean {
-				on = append(on, SanitizeLine(k))
+				if t.tty {
+					on = append(on, SanitizeName(k))
+				} else {
+					on = append(on, SanitizeLine(k))
+				}
 			}
 		}
 	}
@@ -332,17 +336,27 @@ func textComplete(t *textWriter, v *value) bool {
 		return false
 	}
 	for _, x := range values {
-		t.linef("%s", t.one(x.display()))
+		t.linef("%s", t.name(x.display()))
 	}
 	return true
 }
 
-// one prepares server text for a one-line slot (a name, a URI, a summary):
-// sanitised on a terminal, and with line breaks folded everywhere, since a
-// newline inside a name would forge the next entry of a listing.
+// one prepares server text for a one-line slot of free text (a summary, a
+// title): sanitised on a terminal, and with line breaks folded everywhere,
+// since a newline inside it would forge the next entry of a listing.
 func (t *textWriter) one(s string) string {
 	if t.tty {
 		return SanitizeLine(s)
+	}
+	return lineBreaks.Replace(s)
+}
+
+// name prepares a name, URI or key (what a user may type back): on a
+// terminal every character it would not show is written as an escape
+// (SanitizeName); on a pipe it is one as it is, with line breaks folded.
+func (t *textWriter) name(s string) string {
+	if t.tty {
+		return SanitizeName(s)
 	}
 	return lineBreaks.Replace(s)
 }
@@ -410,8 +424,8 @@ func textCacheList(t *textWriter, v *value) bool {
 		if e.isTrue("fresh") {
 			state = "fresh"
 		}
-		t.linef("%s %s  %s  (age %s, ttl %s, %s)", t.bold(t.one(e.str("method"))), t.one(e.get("params").display()),
-			t.one(e.str("server")), e.str("age"), e.str("ttl"), state)
+		t.linef("%s %s  %s  (age %s, ttl %s, %s)", t.bold(t.name(e.str("method"))), t.name(e.get("params").display()),
+			t.name(e.str("server")), e.str("age"), e.str("ttl"), state)
 	}
 	return true
 }
@@ -425,7 +439,7 @@ func textConfigList(t *textWriter, v *value) bool {
 		t.linef("no servers configured; add one with 'mcpctl config add NAME --url URL' (or --stdio 'CMD ARGS…')")
 	}
 	for _, s := range servers {
-		line := fmt.Sprintf("%s  %s  %s  (%s)", t.bold(t.one(s.str("name"))), s.str("kind"), t.one(s.str("target")), t.one(s.str("source")))
+		line := fmt.Sprintf("%s  %s  %s  (%s)", t.bold(t.name(s.str("name"))), s.str("kind"), t.one(s.str("target")), t.one(s.str("source")))
 		if p := s.str("problem"); p != "" {
 			line += "  unusable: " + t.one(p)
 		}
@@ -443,8 +457,8 @@ func textTasksList(t *textWriter, v *value) bool {
 		t.linef("no tasks started from this machine")
 	}
 	for _, task := range tasks {
-		line := fmt.Sprintf("%s  %s  %s  (started %s)", t.bold(t.one(task.str("taskId"))), t.one(task.str("status")),
-			t.one(task.str("server")), task.str("createdAt"))
+		line := fmt.Sprintf("%s  %s  %s  (started %s)", t.bold(t.name(task.str("taskId"))), t.name(task.str("status")),
+			t.name(task.str("server")), task.str("createdAt"))
 		if m := task.str("statusMessage"); m != "" {
 			line += " — " + t.one(m)
 		}

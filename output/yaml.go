@@ -70,8 +70,8 @@ func (sw *astralSwap) node(v *value) *yaml.Node {
 // would otherwise read back as a number, bool or null ("012", "true", "").
 // yaml.v3 resolves by YAML 1.2 rules only, so YAML 1.1 booleans and base-60
 // numbers, which older parsers still honour, are quoted here. Strings with
-// characters a terminal could act on are double-quoted so that
-// escapeYAMLRunes can write those characters as escapes.
+// characters a terminal could act on or would not show are double-quoted
+// so that restore can write those characters as escapes.
 func yamlString(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 	if yaml11Special(s) || strings.IndexFunc(s, needsJSONEscape) >= 0 {
@@ -97,9 +97,9 @@ func yaml11Special(s string) bool {
 // Basic Multilingual Plane as unprintable: it would write the emoji in a
 // title as "\U0001F4C1". Such characters are swapped for private-use
 // placeholders that do not occur in the document, encoded, and swapped
-// back, so YAML keeps them readable. Invisible format characters (Unicode
-// tag characters, used to smuggle hidden text) are left for yaml.v3 to
-// escape.
+// back, so YAML keeps them readable. Invisible characters (Unicode tag
+// characters, used to smuggle hidden text, and variation selectors) are
+// left for yaml.v3 to escape.
 type astralSwap struct {
 	hidden map[rune]rune // original → placeholder
 	shown  map[rune]rune // placeholder → original
@@ -116,7 +116,7 @@ func newAstralSwap(v *value) *astralSwap {
 			if r >= 0xe000 && r <= 0xf8ff {
 				used[r] = true
 			}
-			if r > 0xffff && unicode.IsGraphic(r) && !seen[r] {
+			if r > 0xffff && unicode.IsGraphic(r) && !isInvisible(r) && !seen[r] {
 				seen[r] = true
 				astral = append(astral, r)
 			}
@@ -164,14 +164,16 @@ func (sw *astralSwap) hide(s string) string {
 	}, s)
 }
 
-// restore puts the swapped characters back and writes bidi controls (which
-// yaml.v3 considers printable and emits raw) as \u escapes. yamlString
-// forced every string containing one into double quotes, where the escape
-// denotes the same character, and YAML output has no other text those
-// characters could appear in. C1 controls, DEL and U+2028/U+2029 are
-// already escaped by yaml.v3 itself.
+// restore puts the swapped characters back and writes the invisible and
+// direction-changing characters yaml.v3 considers printable and emits raw
+// (bidi controls, zero-width characters, the soft hyphen, no-break
+// spaces…) as \u escapes. yamlString forced every string containing one
+// into double quotes, where the escape denotes the same character, and
+// YAML output has no other text those characters could appear in. C1
+// controls, DEL, U+2028/U+2029, the BOM and everything beyond U+FFFF that
+// is not swapped are already escaped by yaml.v3 itself.
 func (sw *astralSwap) restore(b []byte) []byte {
-	if len(sw.shown) == 0 && !bytes.ContainsFunc(b, isBidiControl) {
+	if len(sw.shown) == 0 && !bytes.ContainsFunc(b, isInvisible) {
 		return b
 	}
 	out := make([]byte, 0, len(b)+16)
@@ -179,8 +181,10 @@ func (sw *astralSwap) restore(b []byte) []byte {
 		r, n := utf8.DecodeRune(b[i:])
 		if orig, ok := sw.shown[r]; ok {
 			out = utf8.AppendRune(out, orig)
-		} else if isBidiControl(r) {
+		} else if isInvisible(r) && r <= 0xffff {
 			out = fmt.Appendf(out, `\u%04X`, r)
+		} else if isInvisible(r) {
+			out = fmt.Appendf(out, `\U%08X`, r)
 		} else {
 			out = append(out, b[i:i+n]...)
 		}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -189,7 +190,11 @@ func errorLines(stderr string) []string {
 
 // terminalActive finds the first byte sequence a terminal would act on:
 // ESC, C0 controls other than newline and tab (CR too: it rewrites the
-// line), DEL, C1 controls and bidi overrides, or invalid UTF-8.
+// line), DEL, C1 controls and bidi overrides, or invalid UTF-8; or a
+// character it would not show, by which a name can pass for another
+// (issue 13): see invisible. Free text may keep some of those (a joiner
+// in an emoji, a mark in right-to-left prose); the fault servers put them
+// only in names, URIs and keys.
 func terminalActive(b []byte) (string, bool) {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
@@ -197,13 +202,36 @@ func terminalActive(b []byte) (string, bool) {
 		case r == utf8.RuneError && n == 1:
 			return fmt.Sprintf("invalid UTF-8 at byte %d", i), true
 		case r == '\n' || r == '\t':
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069):
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || invisible(r):
 			lo := max(0, i-20)
 			return fmt.Sprintf("%U at byte %d, after %q", r, i, b[lo:i]), true
 		}
 		i += n
 	}
 	return "", false
+}
+
+// invisible: format characters (zero-width space, joiners, bidi marks,
+// the BOM, the soft hyphen, tag characters…), line and paragraph
+// separators, spaces other than U+0020, and letters and marks that show
+// as nothing (Hangul fillers, the combining grapheme joiner, variation
+// selectors, Khmer inherent vowels, Mongolian variation selectors, the
+// blank braille pattern). Written here apart from output's own list, so
+// that a gap there is caught.
+func invisible(r rune) bool {
+	switch {
+	case r < 0x80:
+		return false
+	case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp, unicode.Zs):
+		return true
+	}
+	for _, rg := range [][2]rune{{0x034f, 0x034f}, {0x115f, 0x1160}, {0x17b4, 0x17b5}, {0x180b, 0x180f}, {0x2800, 0x2800},
+		{0x3164, 0x3164}, {0xfe00, 0xfe0f}, {0xffa0, 0xffa0}, {0xe0100, 0xe01ef}} {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
 }
 
 func tail(s string) string {

@@ -25,30 +25,8 @@ func TestFaultEscapesAtRealTerminal(t *testing.T) {
 		{"tools", "call", escapedToolName()},
 		{"call", "tools/call", `{"name":"fail"}`},
 	} {
-		cmd := exec.Command(filepath.Join(bin, "mcpctl"), append([]string{"--stdio", "fakemcp escapes " + marker,
+		out := runAtTerminal(t, bin, marker, append([]string{"--stdio", "fakemcp escapes " + marker,
 			"--server-stderr", "discard", "--protocol-version", "2026-07-28"}, args...)...)
-		cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1",
-			"MCPCTL_CACHE_DIR="+t.TempDir(), "MCPCTL_STATE_DIR="+t.TempDir(), "MCPCTL_FAULT_MARKER="+marker)
-		f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var screen bytes.Buffer
-		copied := make(chan struct{})
-		go func() { _, _ = io.Copy(&screen, f); close(copied) }()
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case <-done:
-		case <-time.After(20 * time.Second):
-			_ = cmd.Process.Kill()
-			t.Fatalf("%v did not finish", args)
-		}
-		<-copied
-		f.Close()
-		// The terminal driver turns \n into \r\n; any other CR came from
-		// the server.
-		out := bytes.ReplaceAll(screen.Bytes(), []byte("\r\n"), []byte("\n"))
 		if what, bad := terminalActive(out); bad {
 			t.Errorf("%v: the terminal got %s:\n%q", args, what, out)
 		}
@@ -57,4 +35,33 @@ func TestFaultEscapesAtRealTerminal(t *testing.T) {
 		}
 		noneLeft(t, marker)
 	}
+}
+
+// runAtTerminal runs mcpctl with stdin, stdout and stderr on a
+// pseudo-terminal and returns what the terminal was sent, with the
+// terminal driver's \r\n turned back into \n (any other CR came from a
+// server).
+func runAtTerminal(t *testing.T, bin, marker string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(bin, "mcpctl"), args...)
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1",
+		"MCPCTL_CACHE_DIR="+t.TempDir(), "MCPCTL_STATE_DIR="+t.TempDir(), "MCPCTL_FAULT_MARKER="+marker)
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var screen bytes.Buffer
+	copied := make(chan struct{})
+	go func() { _, _ = io.Copy(&screen, f); close(copied) }()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("%v did not finish", args)
+	}
+	<-copied
+	f.Close()
+	return bytes.ReplaceAll(screen.Bytes(), []byte("\r\n"), []byte("\n"))
 }

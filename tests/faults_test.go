@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -47,6 +46,12 @@ type faultCase struct {
 	tty      bool   // stdout is a terminal (MCPCTL_FORCE_TTY): nothing terminal-active may reach it
 	maxRSS   int    // MiB; defaultMaxRSS if zero
 	check    func(t *testing.T, url string, r *faultRun)
+
+	// serverStderr is --server-stderr for stdio ("discard" if empty).
+	serverStderr string
+	// rawStderr: stderr is a pipe and must carry the server's own bytes,
+	// so only mcpctl's error lines on it are held to terminal safety.
+	rawStderr bool
 }
 
 // stderrTail is the end of an error line that may quote the last lines
@@ -187,16 +192,18 @@ var faultCases = []faultCase{
 	{name: "server_closes_stdin_at_start", stdio: "closestdinnow", args: toolsList, timeout: 2 * time.Second, exit: 3,
 		msg: `^mcpctl: tools/list: (cannot write to the server: it closed its input|no answer to tools/list within 2s)` + stderrTail},
 
-	// Terminal escapes from the server: stripped at a terminal, kept
-	// byte for byte in JSON on a pipe, and never on stderr.
-	{name: "escapes_tool_list_terminal", stdio: "escapes", http: "escapes", args: toolsList, tty: true, stdout: `red title link clip clear bell backspace crret c1 del bidiend`},
-	{name: "escapes_tool_table_terminal", stdio: "escapes", args: append([]string{"-o", "table"}, toolsList...), tty: true, stdout: `evilred`},
+	// Terminal escapes from the server: stripped from text at a terminal,
+	// shown as escapes in names (issue 13, item 9), kept byte for byte in
+	// JSON on a pipe, and never on stderr.
+	{name: "escapes_tool_list_terminal", stdio: "escapes", http: "escapes", args: toolsList, tty: true,
+		stdout: `^evil\\u001b\[31mred\\u001b\[0m \\u001b\]0;pwned\\u0007title .* back\\u0008space cr\\u000dret c1\\u009b31m del\\u007f bidi\\u202eend — D red title link clip clear bell backspace cr\n`},
+	{name: "escapes_tool_table_terminal", stdio: "escapes", args: append([]string{"-o", "table"}, toolsList...), tty: true, stdout: `\nevil\\u001b\[31mred\\u001b\[0m \\u001b\]0;pwned`},
 	{name: "escapes_tool_describe_terminal", stdio: "escapes", args: []string{"tools", "describe", escapedToolName()}, tty: true, stdout: `P red title`},
 	{name: "escapes_resource_text_terminal", stdio: "escapes", http: "escapes", args: []string{"resources", "read", "fake://evil"}, tty: true, stdout: `(?s)^R red title .*\nsecond line\n$`},
 	{name: "escapes_log_and_content_terminal", stdio: "escapes", http: "escapes", args: []string{"tools", "call", escapedToolName()}, tty: true, stdout: `C red title`,
 		check: stderrMatches(`(?m)^\[warning\] Lred title .*: M red title link`)},
 	{name: "escapes_error_message", stdio: "escapes", http: "escapes", args: []string{"call", "tools/call", `{"name":"fail"}`}, exit: 4,
-		msg: `^mcpctl: tools/call: server error -32603: E red title link clip clear bell backspace cr ?ret c1 del bidiend$`},
+		msg: `^mcpctl: tools/call: server error -32603: E red title link clip clear bell backspace cr ?ret c1 del bidi\\u202eend$`},
 	{name: "escapes_json_pipe_exact", stdio: "escapes", http: "escapes", args: []string{"resources", "read", "fake://evil"},
 		exact: `{"contents":[{"uri":"fake://evil","mimeType":"text/plain","text":"R ` + fakemcp.EscapeText + `\nsecond line"}]}`},
 	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
@@ -261,6 +268,53 @@ var faultCases = []faultCase{
 		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
 	{name: "body_gzip_bomb_sse", http: "gzipbomb:1073741824:sse", args: callX, exit: 3, maxRSS: 100,
 		msg: `^mcpctl: tools/call: protocol error: the server sent a message larger than 64 MiB; raise --max-message-size if it is expected$`},
+
+	// Issue 13, item 4: a stdio server's stderr, passed on (the default
+	// --server-stderr inherit), is sanitised line by line when mcpctl's
+	// stderr is a terminal, long lines cut, and kept byte for byte when it
+	// is not; the tail quoted in errors works either way.
+	{name: "server_stderr_escapes_terminal", stdio: "stderrescapes", serverStderr: "inherit", tty: true, args: toolsList, stdout: `tools/list`,
+		check: stderrHas("S red title link clip clear bell backspace crret c1 del bidiend\nsecond line\tafter a tab\n", fakemcp.StderrLast)},
+	{name: "server_stderr_tail_terminal", stdio: "stderrescapes:exit", serverStderr: "inherit", tty: true, args: toolsList, exit: 3,
+		msg:   `^mcpctl: tools/list: the server (exited|closed its output) \(exit status 1\) \(server stderr: S red title link clip clear bell backspace cr ?ret c1 del bidi\\u202eend \| second line after a tab \| ` + fakemcp.StderrLast + `\)$`,
+		check: stderrHas("S red title link clip clear bell backspace crret c1 del bidiend\n")},
+	{name: "server_stderr_raw_pipe", stdio: "stderrescapes", serverStderr: "inherit", rawStderr: true, args: toolsList, stdout: `tools/list`,
+		check: stderrHas("S " + decodeJSONString(fakemcp.EscapeText) + "\nsecond line\tafter a tab\n" + fakemcp.StderrLast)},
+	{name: "server_stderr_tail_pipe", stdio: "stderrescapes:exit", serverStderr: "inherit", rawStderr: true, args: toolsList, exit: 3,
+		msg:   `^mcpctl: tools/list: the server (exited|closed its output) \(exit status 1\) \(server stderr: S red title link clip clear bell backspace cr ?ret c1 del bidi\\u202eend \| second line after a tab \| ` + fakemcp.StderrLast + `\)$`,
+		check: stderrHas("S " + decodeJSONString(fakemcp.EscapeText) + "\n")},
+	{name: "server_stderr_flood_long_lines_terminal", stdio: fmt.Sprintf("stderrflood:%d:%d", 50<<20, 1<<20), serverStderr: "inherit", tty: true,
+		args: toolsList, timeout: 30 * time.Second, stdout: `tools/list`, check: stderrLines(`^F?x+… \(line cut at 4096 bytes\)$`, 50, 1<<20)},
+	{name: "server_stderr_flood_short_lines_terminal", stdio: fmt.Sprintf("stderrflood:%d:%d", 50<<20, 100), serverStderr: "inherit", tty: true,
+		args: toolsList, timeout: 30 * time.Second, stdout: `tools/list`, check: stderrText("[Fx]+", strings.Repeat("F"+strings.Repeat("x", 94), 50<<20/100))},
+
+	// Issue 13, item 9: invisible and direction-changing characters in
+	// names, URIs and keys are shown as escapes at a terminal, in every
+	// format; JSON to a pipe keeps them byte for byte.
+	{name: "invisible_names_terminal", stdio: "invisible", http: "invisible", args: toolsList, tty: true,
+		check: stdoutHas(append(invisibleToolNames, `    args: con\u061cfirm*, pa\u2066th`)...)},
+	{name: "invisible_names_table", stdio: "invisible", http: "invisible", args: append([]string{"-o", "table"}, toolsList...), tty: true,
+		check: stdoutHas(invisibleToolNames...)},
+	{name: "invisible_names_yaml", stdio: "invisible", args: append([]string{"-o", "yaml"}, toolsList...), tty: true,
+		check: stdoutHas(`- name: "del\u200Bete_all"`, `name: "\u202Eevil"`, `name: "safe\uFEFF"`, `name: "soft\u00ADhyphen"`,
+			`name: "tag\U000E0041\U000E0042"`, `name: "l\u200Erm\u200F"`, `name: "wj\u2060x\u180E"`, `name: "nb\u00A0sp"`,
+			`name: "vs\uFE0F"`, `name: "ko\u3164"`, `"con\u061Cfirm":`, `"pa\u2066th":`, `"read\u200COnlyHint": false`)},
+	{name: "invisible_names_json_terminal", stdio: "invisible", args: append([]string{"-o", "json"}, toolsList...), tty: true,
+		check: stdoutHas(`"name": "del\u200bete_all"`, `"name": "\u202eevil"`, `"name": "tag\udb40\udc41\udb40\udc42"`, `"con\u061cfirm": {`, `"nb\u00a0sp"`)},
+	{name: "invisible_names_json_pipe_exact", stdio: "invisible", http: "invisible", args: toolsList, exact: fakemcp.InvisibleTools},
+	{name: "invisible_names_describe", stdio: "invisible", http: "invisible", args: []string{"tools", "describe", "del\u200bete_all"}, tty: true,
+		check: func(t *testing.T, url string, r *faultRun) {
+			stdoutHas("del\\u200bete_all\n", `  con\u061cfirm (boolean, required) — Really`, `  pa\u2066th (string)`, `  read\u200cOnlyHint: false`)(t, url, r)
+			usageCallsTool(t, r.stdout, "del\u200bete_all")
+		}},
+	{name: "invisible_names_resources", stdio: "invisible", http: "invisible", args: []string{"resources", "list"}, tty: true,
+		check: stdoutHas(`re\u061cport <file:///srv/re\u2066port.txt> (text/pl\u200bain)`)},
+	{name: "invisible_names_prompts", stdio: "invisible", args: []string{"prompts", "list"}, tty: true,
+		check: stdoutHas(`sum\u200dmarize — Summarise`, `    args: to\u200bpic*`)},
+	{name: "invisible_names_content", stdio: "invisible", args: []string{"tools", "call", "--no-validate", "del\u200bete_all"}, tty: true,
+		check: stdoutHas(`[resource link: li\u200bnk <file:///a\ufeffb>]`)},
+	{name: "invisible_names_error_line", stdio: "invisible", http: "invisible", args: []string{"tools", "call", "delete_all"}, exit: 2,
+		msg: `^mcpctl: tools/call delete_all: the server has no tool "delete_all"; did you mean "del\\u200bete_all"\?$`},
 }
 
 // taskRoundsHint is the way out mcpctl names when a task kept asking past
@@ -294,13 +348,7 @@ func refusedURL(name, kind, why string) faultCase {
 }
 
 // escapedToolName is the escapes mode's tool name as the server means it.
-func escapedToolName() string {
-	var name string
-	if err := json.Unmarshal([]byte(`"evil`+fakemcp.EscapeText+`"`), &name); err != nil {
-		panic(err)
-	}
-	return name
-}
+func escapedToolName() string { return decodeJSONString("evil" + fakemcp.EscapeText) }
 
 func countIs(method string, want int) func(*testing.T, string, *faultRun) {
 	return func(t *testing.T, url string, _ *faultRun) {
@@ -345,7 +393,11 @@ func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
 	var args []string
 	url := ""
 	if transport == "stdio" {
-		args = []string{"--stdio", "fakemcp " + c.stdio + " " + marker, "--server-stderr", "discard"}
+		serverStderr := c.serverStderr
+		if serverStderr == "" {
+			serverStderr = "discard"
+		}
+		args = []string{"--stdio", "fakemcp " + c.stdio + " " + marker, "--server-stderr", serverStderr}
 	} else {
 		url = startFakeHTTP(t, bin, c.http, c.https)
 		args = []string{"--url", url}
@@ -393,7 +445,13 @@ func runFaultCase(t *testing.T, bin string, c faultCase, transport string) {
 	if c.exact != "" && string(r.stdout) != c.exact+"\n" {
 		t.Errorf("stdout is not the server's result byte for byte:\n got %.500q\nwant %.500q", r.stdout, c.exact+"\n")
 	}
-	if what, bad := terminalActive([]byte(r.stderr)); bad {
+	if c.rawStderr {
+		for _, l := range lines {
+			if what, bad := terminalActive([]byte(l)); bad {
+				t.Errorf("the error line carries %s", what)
+			}
+		}
+	} else if what, bad := terminalActive([]byte(r.stderr)); bad {
 		t.Errorf("stderr carries %s", what)
 	}
 	if c.tty {

@@ -16,7 +16,7 @@ func TestReliabilityDocListsEveryTest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names := map[string]bool{"TestFaultEscapesAtRealTerminal": true}
+	names := map[string]bool{"TestFaultEscapesAtRealTerminal": true, "TestServerStderrAtRealTerminal": true}
 	for _, c := range faultCases {
 		names["TestFaults/"+c.name] = true
 	}

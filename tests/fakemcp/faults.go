@@ -25,6 +25,8 @@ package fakemcp
 //	                which the client never offered (sampling/createMessage)
 //	pathtraversal   resources/read contents whose uri and name climb out
 //	                of any directory
+//	invisible       zero-width, bidi and other invisible characters in
+//	                tool, prompt and resource names, URIs and keys
 //
 // HTTP only (httpFault):
 //
@@ -41,6 +43,11 @@ package fakemcp
 //	closestdin      closes its input after the first request, answers it,
 //	                and lingers
 //	closestdinnow   closes its input at once, and lingers
+//	stderrescapes[:exit]  terminal escapes on stderr and a last line
+//	                without its newline, then answers like echo (or exits 1
+//	                at the first request)
+//	stderrflood:N:L N bytes on stderr in lines of L bytes, each with a
+//	                screen clear, then answers like echo
 
 import (
 	"bufio"
@@ -171,6 +178,8 @@ func (s *server) faultReply(req request) (reply, bool) {
 		}}, true
 	case "escapes":
 		return s.escapes(req), true
+	case "invisible": // issue 13, item 9: tests/fakemcp/invisible.go
+		return s.invisible(req), true
 	case "asksampling":
 		if req.Method != "tools/call" {
 			return s.echo(req), true
