@@ -201,6 +201,13 @@ var faultCases = []faultCase{
 		exact: `{"contents":[{"uri":"fake://evil","mimeType":"text/plain","text":"R ` + fakemcp.EscapeText + `\nsecond line"}]}`},
 	{name: "escapes_json_pipe_exact_tools", stdio: "escapes", args: toolsList,
 		stdout: regexp.QuoteMeta(`"description":"D ` + fakemcp.EscapeText + `"`)},
+
+	// Issue 13, item 5: descendants that left the server's process group
+	// with setsid(), out of reach of a signal to the group. The server
+	// exits when its input ends; what it started must not outlive mcpctl.
+	{name: "grandchild_setsid_keeps_stdout", stdio: "setsidkeep", args: toolsList, stdout: `"method":"tools/list"`},
+	{name: "grandchild_setsid_daemon", stdio: "setsiddaemon", args: toolsList, stdout: `"method":"tools/list"`},
+	{name: "grandchild_double_fork", stdio: "doublefork", args: toolsList, stdout: `"method":"tools/list"`},
 }
 
 // escapedToolName is the escapes mode's tool name as the server means it.

@@ -243,7 +243,8 @@ func Modes() string {
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse",
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
-		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal"}, ", ")
+		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
+		"setsidkeep", "setsiddaemon", "doublefork"}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or
