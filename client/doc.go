@@ -12,4 +12,13 @@
 // sent, so unknown fields, vendor `_meta` and schema keywords survive. The
 // engine decodes only the few fields it must act on (resultType, nextCursor,
 // error codes).
+//
+// One thing is process-wide, and so never done behind the caller's back:
+// ReapOrphans makes the process a child subreaper (Linux), so that a stdio
+// server's orphaned descendants come to it and StdioOptions.TrackDescendants
+// can end them at Close. A command-line program calls it before it starts a
+// server; a library embedding this one should leave it to its program.
+// Without it, TrackDescendants still uses a cgroup of the server's own
+// where cgroup v2 allows one, and whatever it finds below the server in
+// /proc.
 package client

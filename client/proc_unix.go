@@ -3,6 +3,7 @@
 package client
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -19,11 +20,12 @@ func setProcessGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 }
 
-func killGroup(cmd *exec.Cmd, sig syscall.Signal) {
-	if cmd == nil || cmd.Process == nil {
+func killGroup(cmd *exec.Cmd, sig os.Signal) {
+	s, ok := sig.(syscall.Signal)
+	if cmd == nil || cmd.Process == nil || !ok {
 		return
 	}
-	_ = syscall.Kill(-cmd.Process.Pid, sig)
+	_ = syscall.Kill(-cmd.Process.Pid, s)
 }
 
 func groupAlive(cmd *exec.Cmd) bool {

@@ -40,6 +40,12 @@ type StdioOptions struct {
 	// message; returning true skips it (a long-lived stream carries on),
 	// false ends the connection as a protocol error.
 	Malformed func(line []byte, err error) bool
+	// TrackDescendants makes Close end what the server started even when
+	// it left the server's process group (setsid) or was orphaned: on
+	// Linux by a cgroup of the server's own where cgroup v2 allows one,
+	// else by finding its descendants in /proc, orphans included when the
+	// process is a subreaper (ReapOrphans). See descendants.go.
+	TrackDescendants bool
 }
 
 // StdioTransport speaks newline-delimited JSON-RPC to a subprocess. The
@@ -66,8 +72,10 @@ type StdioTransport struct {
 
 	watchers watchSet
 
-	exited    chan struct{} // closed when the process has been reaped
-	readDone  chan struct{} // closed when stdout hit EOF or failed
+	exited    chan struct{}     // closed when the process has been reaped
+	tracker   descendantTracker // nil unless TrackDescendants could be had
+	noCgroup  bool              // track in /proc even where a cgroup could be made
+	readDone  chan struct{}     // closed when stdout hit EOF or failed
 	waitErr   error
 	closeOnce sync.Once
 }
@@ -151,14 +159,6 @@ func (t *StdioTransport) spawn() error {
 	if err != nil {
 		return &ConnError{Msg: fmt.Sprintf("cannot start server %q", name), Err: unwrapExecErr(err)}
 	}
-	cmd := exec.Command(path, t.opts.Command[1:]...)
-	cmd.Env = t.opts.Env
-	cmd.Dir = t.opts.Dir
-	// After the server exits, do not wait forever for a grandchild that
-	// still holds its stderr open.
-	cmd.WaitDelay = time.Second
-	setProcessGroup(cmd)
-
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return &ConnError{Msg: "cannot create pipe", Err: err}
@@ -170,10 +170,21 @@ func (t *StdioTransport) spawn() error {
 		return &ConnError{Msg: "cannot create pipe", Err: err}
 	}
 	t.tail = newTailWriter(t.opts.Stderr, 5)
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = t.tail
-	if err := cmd.Start(); err != nil {
+	build := func() *exec.Cmd {
+		cmd := exec.Command(path, t.opts.Command[1:]...)
+		cmd.Env = t.opts.Env
+		cmd.Dir = t.opts.Dir
+		// After the server exits, do not wait forever for a grandchild
+		// that still holds its stderr open.
+		cmd.WaitDelay = time.Second
+		setProcessGroup(cmd)
+		cmd.Stdin = inR
+		cmd.Stdout = outW
+		cmd.Stderr = t.tail
+		return cmd
+	}
+	cmd, tracker, err := startServer(build, t.opts.TrackDescendants, !t.noCgroup)
+	if err != nil {
 		inR.Close()
 		inW.Close()
 		outR.Close()
@@ -184,6 +195,7 @@ func (t *StdioTransport) spawn() error {
 	inR.Close()
 	outW.Close()
 	t.cmd = cmd
+	t.tracker = tracker
 	t.stdin = inW
 
 	go t.wait()
@@ -252,7 +264,7 @@ func (t *StdioTransport) read(r *os.File) {
 	case errors.As(err, &proto):
 		t.fail(err)
 		// Nothing more can be trusted from this server.
-		killGroup(t.cmd, sigKill)
+		t.signalAll(sigKill)
 	default:
 		// EOF (or a failed read): the server closed stdout; report its
 		// exit if it is dying.
@@ -520,31 +532,64 @@ func (t *StdioTransport) cancel(id int64, cause error) {
 }
 
 // Close shuts the server down as the stdio binding says: close its input,
-// wait, then SIGTERM, then SIGKILL. Stragglers in its process group are
-// ended too, so no child outlives mcpctl.
+// wait, then SIGTERM, then SIGKILL. Stragglers in its process group, and
+// with TrackDescendants whatever else it started, are ended too (SIGTERM,
+// then SIGKILL), so no child outlives mcpctl.
 func (t *StdioTransport) Close() error {
 	if t.cmd == nil {
 		return nil
 	}
 	t.closeOnce.Do(func() {
+		if t.tracker != nil {
+			// Note what is below the server while it is there to ask: an
+			// orphan without a subreaper to adopt it is found only so.
+			t.tracker.alive()
+		}
 		t.stdin.Close()
 		if !waitFor(t.exited, t.opts.CloseGrace) {
-			killGroup(t.cmd, sigTerm)
+			t.signalAll(sigTerm)
 			if !waitFor(t.exited, t.opts.TermGrace) {
-				killGroup(t.cmd, sigKill)
+				t.signalAll(sigKill)
 				<-t.exited
 			}
 		}
-		if groupAlive(t.cmd) {
-			killGroup(t.cmd, sigTerm)
+		if t.stragglers() {
+			t.signalAll(sigTerm)
 			deadline := time.Now().Add(t.opts.TermGrace)
-			for groupAlive(t.cmd) && time.Now().Before(deadline) {
+			for t.stragglers() && time.Now().Before(deadline) {
 				time.Sleep(20 * time.Millisecond)
 			}
-			killGroup(t.cmd, sigKill)
+			t.signalAll(sigKill)
+			// What forked meanwhile is found by the next look, and what
+			// was adopted is reaped once SIGKILL has done its work.
+			deadline = time.Now().Add(time.Second)
+			for t.tracker != nil && t.tracker.alive() && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+				t.signalAll(sigKill)
+			}
+		}
+		if t.tracker != nil {
+			t.tracker.release()
 		}
 	})
 	return nil
+}
+
+// signalAll signals the server's process group and whatever else of the
+// server's is tracked.
+func (t *StdioTransport) signalAll(sig os.Signal) {
+	killGroup(t.cmd, sig)
+	if t.tracker != nil {
+		t.tracker.signal(sig)
+	}
+}
+
+// stragglers reports whether anything of the server's still runs. The
+// tracker looks first: it reaps the zombies it adopted, which the kernel
+// still counts in the process group.
+func (t *StdioTransport) stragglers() bool {
+	tracked := t.tracker != nil && t.tracker.alive()
+	return tracked || groupAlive(t.cmd)
 }
 
 func waitFor(ch <-chan struct{}, d time.Duration) bool {

@@ -12,8 +12,6 @@ import (
 	"time"
 )
 
-const prSetChildSubreaper = 36 // PR_SET_CHILD_SUBREAPER from <linux/prctl.h>
-
 // becomeSubreaper makes orphans of our descendants our children until the
 // test ends, so that the test can reap them at once instead of waiting for
 // PID 1 (which may reap late, or never, in a container).

@@ -319,9 +319,16 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 		// variables (API keys) stay out of continuation documents.
 		s.conn = connInfo{stdio: ep.stdio, env: ep.env, cwd: ep.cwd}
 	}
+	if !s.dryRun {
+		// mcpctl is a short-lived command, so it may adopt the orphans of
+		// the servers it starts (process-wide): a daemon a server forked
+		// off is then still found and ended at exit. Where the kernel
+		// refuses, the server's cgroup or its process tree still serve.
+		_ = client.ReapOrphans()
+	}
 	return client.NewStdio(client.StdioOptions{
 		Command: ep.argv, Env: childenv, Dir: ep.cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
-		MaxLine: maxMessage,
+		MaxLine: maxMessage, TrackDescendants: true,
 	}), nil
 }
 

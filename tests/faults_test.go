@@ -315,6 +315,13 @@ var faultCases = []faultCase{
 		check: stdoutHas(`[resource link: li\u200bnk <file:///a\ufeffb>]`)},
 	{name: "invisible_names_error_line", stdio: "invisible", http: "invisible", args: []string{"tools", "call", "delete_all"}, exit: 2,
 		msg: `^mcpctl: tools/call delete_all: the server has no tool "delete_all"; did you mean "del\\u200bete_all"\?$`},
+
+	// Issue 13, item 5: descendants that left the server's process group
+	// with setsid(), out of reach of a signal to the group. The server
+	// exits when its input ends; what it started must not outlive mcpctl.
+	{name: "grandchild_setsid_keeps_stdout", stdio: "setsidkeep", args: toolsList, stdout: `"method":"tools/list"`},
+	{name: "grandchild_setsid_daemon", stdio: "setsiddaemon", args: toolsList, stdout: `"method":"tools/list"`},
+	{name: "grandchild_double_fork", stdio: "doublefork", args: toolsList, stdout: `"method":"tools/list"`},
 }
 
 // taskRoundsHint is the way out mcpctl names when a task kept asking past

@@ -258,6 +258,7 @@ func Modes() string {
 		"urlelicit:KIND",                                                        // issue 13, item 10 (elicit.go)
 		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]", // issue 13, items 2 and 6
 		"invisible", "stderrescapes[:exit]", "stderrflood:N:L", // issue 13, items 4 and 9
+		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
 	}, ", ")
 }
 

@@ -22,6 +22,9 @@ func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 	if code, ok := serveStderrFault(mode, in, out, errOut); ok { // issue 13, item 4
 		return code
 	}
+	if code, ok := serveGrandchild(mode, in, out, errOut); ok { // issue 13, item 5
+		return code
+	}
 	fmt.Fprintf(errOut, "fakemcp: mode %s ready\n", mode)
 	if code := serveLines(in, out, errOut, newServer(mode)); code >= 0 {
 		return code
