@@ -109,6 +109,9 @@ func (s *server) handle(req request) reply {
 	if strings.HasPrefix(s.mode, "listen") {
 		return s.listen(req)
 	}
+	if s.mode == "hostilenames" { // issue 13: completion injection
+		return s.hostileNames(req)
+	}
 	if r, ok := s.faultReply(req); ok {
 		return r
 	}
@@ -243,7 +246,8 @@ func Modes() string {
 		"http404json", "http404", "http500json", "http500", "http401", "html", "sse",
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
-		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal"}, ", ")
+		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
+		"hostilenames"}, ", ")
 }
 
 // cached plays a server whose results carry caching hints ("cached" or
