@@ -20,7 +20,9 @@ func completionCommand(ios *output.IOStreams) *cli.Command {
 			"tool names, prompt names, resource URIs and argument keys (location=, units= with its enum\n" +
 			"values) from the result cache: earlier tools/list, prompts/list and resources/list answers.\n" +
 			"It never reaches a server. Legacy servers' lists are cached only with --cache-ttl (or\n" +
-			"cacheTTL in the config's defaults). 'make install' puts the scripts where shells find them.",
+			"cacheTTL in the config's defaults). A server's names go in as one literal, quoted word each;\n" +
+			"names with line breaks or control characters are not offered. 'make install' puts the\n" +
+			"scripts where shells find them.",
 		Action: func(c *cli.Context) error {
 			if dir := c.String("dir"); dir != "" {
 				if err := needArgs(c, 0, 0, "--dir DIR"); err != nil {
@@ -58,15 +60,15 @@ var completionScripts = map[string]string{
 # The candidates come from 'mcpctl __complete', which reads the config and the
 # result cache, never the network.
 
+# Each candidate arrives quoted for the place it goes, one a line: it goes
+# into COMPREPLY as it is, never word-split or globbed.
 _mcpctl() {
-    local IFS=$'\n' line directive
+    local reply directive
     local -a out
-    out=($(MCPCTL_COMP_WORDBREAKS="$COMP_WORDBREAKS" "${COMP_WORDS[0]}" __complete bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)) || return
+    reply=$(MCPCTL_COMP_WORDBREAKS="$COMP_WORDBREAKS" "${COMP_WORDS[0]}" __complete bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null) || return
+    mapfile -t out <<< "$reply"
     directive=${out[0]}
-    COMPREPLY=()
-    for line in "${out[@]:1}"; do
-        COMPREPLY+=("${line%%$'\t'*}")
-    done
+    COMPREPLY=("${out[@]:1}")
     if [[ $directive == *nospace* ]]; then
         compopt -o nospace 2>/dev/null
     fi
@@ -104,6 +106,8 @@ _mcpctl() {
     return
   fi
   [[ $directive == *nospace* ]] && opts=(-S '')
+  # Without -Q compadd quotes each value for where it goes: a server's
+  # names may be shell code.
   (( ${#vals} )) && compadd -l "${opts[@]}" -d descs -a vals
 }
 
@@ -131,6 +135,8 @@ function __mcpctl_complete
         return
     end
     set -e out[1]
+    # fish escapes each candidate as it inserts it: a server's names may be
+    # shell code.
     printf '%s\n' $out
 end
 
@@ -152,11 +158,14 @@ Register-ArgumentCompleter -Native -CommandName mcpctl -ScriptBlock {
     if ($out.Count -lt 2) { return }
     $directive = $out[0]
     if ($directive -like '*files*') { return }
+    # Each entry: the word to insert, already quoted as one literal word,
+    # then what the menu shows, then a description.
     foreach ($entry in $out[1..($out.Count - 1)]) {
         if (-not $entry) { continue }
-        $value, $desc = $entry -split "` + "`" + `t", 2
-        if (-not $desc) { $desc = $value }
-        [System.Management.Automation.CompletionResult]::new($value, $value, 'ParameterValue', $desc)
+        $insert, $shown, $desc = $entry -split "` + "`" + `t", 3
+        if (-not $shown) { $shown = $insert }
+        if (-not $desc) { $desc = $shown }
+        [System.Management.Automation.CompletionResult]::new($insert, $shown, 'ParameterValue', $desc)
     }
 }
 `,

@@ -19,8 +19,10 @@ package commands
 //
 // Output: a first line ":DIRECTIVES" (comma-separated: files = let the
 // shell complete file names; nospace = no space after the candidate), then
-// one candidate per line, "VALUE\tDESCRIPTION" (no description for bash).
-// Nothing is printed on stderr, and no config warning either.
+// one candidate per line: zsh and fish "VALUE\tDESCRIPTION"; bash only
+// the text readline is to insert, quoted; PowerShell
+// "QUOTED\tVALUE\tDESCRIPTION" (see writeCandidates). Nothing is printed
+// on stderr, and no config warning either.
 
 import (
 	"encoding/json"
@@ -60,13 +62,12 @@ func shellCompleteCommand(ios *output.IOStreams) *cli.Command {
 				rest = rest[1:]
 			}
 			var words []string
+			var typed lineScan
 			switch shell {
 			case "bash", "powershell":
 				if len(rest) > 0 {
-					words = splitLine(strings.Join(rest, " "))
-				}
-				if len(words) > 0 {
-					words = words[1:] // the program's own name
+					typed = scanLine(strings.Join(rest, " "))
+					words = typed.words[1:] // the program's own name
 				}
 			default:
 				for _, w := range rest {
@@ -78,7 +79,7 @@ func shellCompleteCommand(ios *output.IOStreams) *cli.Command {
 			}
 			comp := &completer{app: c.App, configs: newConfigLoader(nil), getenv: os.Getenv}
 			res := comp.complete(words)
-			writeCandidates(ios.Out, shell, words[len(words)-1], res, os.Getenv("MCPCTL_COMP_WORDBREAKS"))
+			writeCandidates(ios.Out, shell, words[len(words)-1], typed, res, os.Getenv("MCPCTL_COMP_WORDBREAKS"))
 			return nil
 		},
 	}
@@ -537,8 +538,15 @@ func givenKeys(items []string) map[string]bool {
 }
 
 // writeCandidates prints the directive line and the candidates that
-// start with the current word.
-func writeCandidates(w io.Writer, shell, cur string, res completion, wordbreaks string) {
+// start with the current word, cur. Candidates are server-provided words
+// (tool names, argument keys, enum values), so each must reach the
+// command line as one literal word: bash and PowerShell insert what they
+// are given as it is, so it goes out quoted for them (bashInsert,
+// powershellQuote; typed is the line as typed, which they hand over);
+// zsh's compadd and fish quote it themselves, so it goes out plain. A
+// word that no quoting makes safe to show and insert (line breaks, tabs,
+// control characters, bidi controls) is never offered.
+func writeCandidates(w io.Writer, shell, cur string, typed lineScan, res completion, wordbreaks string) {
 	var directives []string
 	if res.files {
 		directives = append(directives, "files")
@@ -547,35 +555,116 @@ func writeCandidates(w io.Writer, shell, cur string, res completion, wordbreaks 
 		directives = append(directives, "nospace")
 	}
 	fmt.Fprintln(w, ":"+strings.Join(directives, ","))
-	// bash splits words at the characters of COMP_WORDBREAKS (= and : by
-	// default) and replaces only the part after the last of them.
-	strip := ""
-	if shell == "bash" {
-		if wordbreaks == "" {
-			wordbreaks = "=:"
-		}
-		set := ""
-		for _, ch := range "=:" {
-			if strings.ContainsRune(wordbreaks, ch) {
-				set += string(ch)
-			}
-		}
-		if i := strings.LastIndexAny(cur, set); set != "" && i >= 0 {
-			strip = cur[:i+1]
-		}
-	}
 	seen := map[string]bool{}
 	for _, cand := range res.cands {
-		if !strings.HasPrefix(cand.value, cur) || seen[cand.value] || strings.ContainsAny(cand.value, "\n\t") {
+		v := cand.value
+		if !strings.HasPrefix(v, cur) || seen[v] || output.SanitizeLine(v) != v {
 			continue
 		}
-		seen[cand.value] = true
-		line := strings.TrimPrefix(cand.value, strip)
-		if desc := describe(cand.desc); desc != "" && shell != "bash" {
+		seen[v] = true
+		var line string
+		switch shell {
+		case "bash":
+			insert, ok := bashInsert(typed, v, wordbreaks)
+			if !ok {
+				continue
+			}
+			fmt.Fprintln(w, insert)
+			continue
+		case "powershell":
+			// What to insert (the whole word: PowerShell replaces the
+			// token), then what the menu shows.
+			line = powershellQuote(v) + "\t" + v
+		default:
+			line = v
+		}
+		if desc := describe(cand.desc); desc != "" {
 			line += "\t" + desc
 		}
 		fmt.Fprintln(w, line)
 	}
+}
+
+// bashInsert returns what bash must put in COMPREPLY for candidate v.
+// readline replaces only part of the word: the text after the quote the
+// word is open in, or else after its last word-break character
+// (COMP_WORDBREAKS, "=" and ":" among them) that is neither quoted nor
+// escaped, and it inserts the reply as it is, closing an open quote only
+// if the reply does not end in it. So the reply is the rest of v quoted
+// for where it goes: outside quotes, as one single-quoted word; inside an
+// open quote, escaped for that quote and closed. Every prefix of such a
+// reply is safe too, which matters: with several candidates readline
+// inserts their longest common prefix.
+func bashInsert(typed lineScan, v, wordbreaks string) (string, bool) {
+	if wordbreaks == "" {
+		wordbreaks = "\"'><=;|&(:"
+	}
+	start := 0
+	if typed.open != 0 {
+		start = typed.openAt
+	} else {
+		for _, i := range typed.bare {
+			if strings.IndexByte(wordbreaks, typed.last[i]) >= 0 && strings.IndexByte(" \t\n\"'", typed.last[i]) < 0 {
+				start = i + 1
+			}
+		}
+	}
+	kept := unquoteWord(typed.last[:start]) // what readline leaves of the word
+	rest, ok := strings.CutPrefix(v, kept)
+	if !ok {
+		return "", false
+	}
+	switch typed.open {
+	case '\'':
+		return strings.ReplaceAll(rest, "'", `'\''`) + "'", true
+	case '"':
+		var b strings.Builder
+		for _, r := range rest {
+			switch r {
+			case '$', '`', '"', '\\':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case '!': // history expansion: no backslash stops it inside "…"
+				b.WriteString(`"'!'"`)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		return b.String() + `"`, true
+	}
+	return shellQuote(rest), true
+}
+
+// shellQuote makes s one literal word for a POSIX shell: as it is when
+// it has only characters no shell treats specially, else single-quoted.
+func shellQuote(s string) string {
+	if strings.Trim(s, plainChars) == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// plainChars need no quoting in a POSIX shell or PowerShell, anywhere in a
+// word.
+const plainChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=+"
+
+// powershellQuote makes s one literal word for PowerShell: as it is when
+// plain, else single-quoted, where PowerShell takes the typographic single
+// quotes for ' too, and each is doubled.
+func powershellQuote(s string) string {
+	if s != "" && strings.Trim(s, plainChars) == "" {
+		return s
+	}
+	var b strings.Builder
+	b.WriteByte('\'')
+	for _, r := range s {
+		if strings.ContainsRune("'\u2018\u2019\u201a\u201b", r) {
+			b.WriteRune(r)
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // describe makes server-provided text fit one short line of a menu.
@@ -590,11 +679,23 @@ func describe(s string) string {
 // splitLine splits a command line as a POSIX shell would, leniently: an
 // unfinished quote belongs to the last word, which is "" when the line
 // ends in a blank (a new word is being started).
-func splitLine(line string) []string {
-	var words []string
+func splitLine(line string) []string { return scanLine(line).words }
+
+// lineScan is a command line split into words, and what bash completion
+// needs to know of the last word as typed.
+type lineScan struct {
+	words  []string // quotes and escapes removed
+	last   string   // the last word as typed
+	open   byte     // the quote last ends inside, unclosed (0: none)
+	openAt int      // the index in last just past that quote
+	bare   []int    // the indices in last of characters neither quoted nor escaped
+}
+
+func scanLine(line string) lineScan {
+	var ls lineScan
 	var cur strings.Builder
 	var quote byte
-	inWord := false
+	inWord, start := false, 0
 	for i := 0; i < len(line); i++ {
 		ch := line[i]
 		switch {
@@ -615,8 +716,15 @@ func splitLine(line string) []string {
 				cur.WriteByte(ch)
 			}
 		case ch == '\'' || ch == '"':
+			if !inWord {
+				start, ls.bare = i, nil
+			}
 			quote, inWord = ch, true
+			ls.openAt = i + 1 - start
 		case ch == '\\':
+			if !inWord {
+				start, ls.bare = i, nil
+			}
 			if i+1 < len(line) {
 				i++
 				cur.WriteByte(line[i])
@@ -624,16 +732,26 @@ func splitLine(line string) []string {
 			inWord = true
 		case ch == ' ' || ch == '\t' || ch == '\n':
 			if inWord {
-				words = append(words, cur.String())
+				ls.words = append(ls.words, cur.String())
 				cur.Reset()
 				inWord = false
 			}
 		default:
+			if !inWord {
+				start, ls.bare = i, nil
+			}
+			ls.bare = append(ls.bare, i-start)
 			cur.WriteByte(ch)
 			inWord = true
 		}
 	}
-	return append(words, cur.String())
+	ls.words = append(ls.words, cur.String())
+	if inWord {
+		ls.last, ls.open = line[start:], quote
+	} else {
+		ls.bare = nil
+	}
+	return ls
 }
 
 // unquoteWord removes the shell quoting of one word as zsh hands it over.

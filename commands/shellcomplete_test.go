@@ -38,13 +38,7 @@ func completeFixture(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("servers:\n  weather:\n    command: demo\n  web:\n    url: https://web.example/mcp\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cache := &client.Cache{Dir: os.Getenv("MCPCTL_CACHE_DIR"), Version: version()}
-	put := func(server, method, result string) {
-		k := client.CacheKey{Server: server, Version: client.LatestVersion, Method: method, Params: "{}"}
-		if err := cache.Put(k, json.RawMessage(result)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	put := func(server, method, result string) { putCached(t, server, method, result) }
 	const tools = `{"ttlMs":1,"tools":[
 		{"name":"weather_current","description":"Current weather\nsecond line","inputSchema":{"type":"object","required":["location"],
 		 "properties":{"location":{"type":"string"},"units":{"enum":["metric","imperial","kelvin"]},"verbose":{"type":"boolean"}}}},
@@ -54,6 +48,16 @@ func completeFixture(t *testing.T) {
 	put("stdio:demo", "resources/list", `{"ttlMs":1,"resources":[{"uri":"demo://readme","name":"readme"},{"uri":"demo://logo.png","name":"logo"}]}`)
 	put("stdio:demo", "resources/templates/list", `{"ttlMs":1,"resourceTemplates":[{"uriTemplate":"demo://weather/{location}","name":"w"}]}`)
 	put("https://web.example/mcp", "tools/list", `{"ttlMs":1,"tools":[{"name":"web_search","inputSchema":{"type":"object"}}]}`)
+}
+
+// putCached stores a result in the cache as an earlier call would have.
+func putCached(t *testing.T, server, method, result string) {
+	t.Helper()
+	cache := &client.Cache{Dir: os.Getenv("MCPCTL_CACHE_DIR"), Version: version()}
+	k := client.CacheKey{Server: server, Version: client.LatestVersion, Method: method, Params: "{}"}
+	if err := cache.Put(k, json.RawMessage(result)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // complete runs __complete for a bash line and returns the directive and

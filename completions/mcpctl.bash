@@ -4,15 +4,15 @@
 # The candidates come from 'mcpctl __complete', which reads the config and the
 # result cache, never the network.
 
+# Each candidate arrives quoted for the place it goes, one a line: it goes
+# into COMPREPLY as it is, never word-split or globbed.
 _mcpctl() {
-    local IFS=$'\n' line directive
+    local reply directive
     local -a out
-    out=($(MCPCTL_COMP_WORDBREAKS="$COMP_WORDBREAKS" "${COMP_WORDS[0]}" __complete bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)) || return
+    reply=$(MCPCTL_COMP_WORDBREAKS="$COMP_WORDBREAKS" "${COMP_WORDS[0]}" __complete bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null) || return
+    mapfile -t out <<< "$reply"
     directive=${out[0]}
-    COMPREPLY=()
-    for line in "${out[@]:1}"; do
-        COMPREPLY+=("${line%%$'\t'*}")
-    done
+    COMPREPLY=("${out[@]:1}")
     if [[ $directive == *nospace* ]]; then
         compopt -o nospace 2>/dev/null
     fi

@@ -16,6 +16,8 @@ function __mcpctl_complete
         return
     end
     set -e out[1]
+    # fish escapes each candidate as it inserts it: a server's names may be
+    # shell code.
     printf '%s\n' $out
 end
 

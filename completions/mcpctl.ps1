@@ -14,10 +14,13 @@ Register-ArgumentCompleter -Native -CommandName mcpctl -ScriptBlock {
     if ($out.Count -lt 2) { return }
     $directive = $out[0]
     if ($directive -like '*files*') { return }
+    # Each entry: the word to insert, already quoted as one literal word,
+    # then what the menu shows, then a description.
     foreach ($entry in $out[1..($out.Count - 1)]) {
         if (-not $entry) { continue }
-        $value, $desc = $entry -split "`t", 2
-        if (-not $desc) { $desc = $value }
-        [System.Management.Automation.CompletionResult]::new($value, $value, 'ParameterValue', $desc)
+        $insert, $shown, $desc = $entry -split "`t", 3
+        if (-not $shown) { $shown = $insert }
+        if (-not $desc) { $desc = $shown }
+        [System.Management.Automation.CompletionResult]::new($insert, $shown, 'ParameterValue', $desc)
     }
 }

@@ -109,6 +109,9 @@ func (s *server) handle(req request) reply {
 	if strings.HasPrefix(s.mode, "listen") {
 		return s.listen(req)
 	}
+	if s.mode == "hostilenames" { // issue 13: completion injection
+		return s.hostileNames(req)
+	}
 	if r, ok := s.faultReply(req); ok {
 		return r
 	}
@@ -254,6 +257,7 @@ func Modes() string {
 		"legacy", "legacyversion", "legacyold", "legacyexpire", "legacysse",
 		"noisebefore", "noisebetween", "noiseafter", "halfline", "exitmid", "duplicate", "huge:N", "flood:N", "deep:N", "bigint", "badutf8", "trickle", "progressforever", "escapes",
 		"ssecut", "http:CODE[:text|:json]", "busy:CODE:N:SECS", "redirectloop", "ignoreterm", "closestdin", "closestdinnow", "asksampling", "pathtraversal",
+		"hostilenames",                                    // issue 13, item 1 (hostilenames.go)
 		"taskaskforever", "tasknorequests", "taskworking", // issue 13, item 8 (tasks.go)
 		"urlelicit:KIND",                                                        // issue 13, item 10 (elicit.go)
 		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]", // issue 13, items 2 and 6
