@@ -383,11 +383,11 @@ func (c *Client) serveRequest(ctx context.Context, method string, params json.Ra
 	if err != nil && givenUp(err) {
 		// Interrupted, or out of time: the call that asked ends with it.
 		c.users.stop(err)
-		return nil, &RPCError{Code: CodeInternalError, Message: "mcpctl gave up answering " + method + ": " + oneLine(err.Error())}
+		return nil, &RPCError{Code: CodeInternalError, Message: "the client gave up answering " + method + ": " + oneLine(err.Error())}
 	}
 	if err != nil {
 		c.warn(fmt.Sprintf("could not answer the server's %s: %v", method, err))
-		return nil, &RPCError{Code: CodeInternalError, Message: "mcpctl could not answer " + method + ": " + oneLine(err.Error())}
+		return nil, &RPCError{Code: CodeInternalError, Message: "the client could not answer " + method + ": " + oneLine(err.Error())}
 	}
 	return answer, nil
 }
