@@ -41,9 +41,13 @@ func startOAuthSite(t *testing.T, opts oauthserver.Options) *oauthSite {
 		w.Header().Set("Content-Type", "application/json")
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`)
 	}))
-	srv := httptest.NewServer(mux) // 127.0.0.1
+	// Base is set before the server starts, so that its handlers read it
+	// after the write (the race detector cannot see that the requests
+	// come later, from another process).
+	srv := httptest.NewUnstartedServer(mux) // 127.0.0.1
+	as.Base = "http://" + srv.Listener.Addr().String()
+	srv.Start()
 	t.Cleanup(srv.Close)
-	as.Base = srv.URL
 	return &oauthSite{as: as, url: srv.URL + "/mcp"}
 }
 
