@@ -10,7 +10,7 @@
 // a *DialectError. A schema must be valid under its dialect's meta-schema
 // (keywords.go states those rules; a *SchemaError names the place).
 //
-// The validator is this package's own (eval.go); BENCHMARKS.md, "JSON
+// The validator is this package's own (eval.go, assert.go); BENCHMARKS.md, "JSON
 // Schema validator", says why, with the figures. It costs nothing at
 // package initialisation, so commands that validate nothing (mcpctl
 // --version) pay nothing for it. Numbers are compared exactly, as decimals
