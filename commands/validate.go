@@ -25,15 +25,28 @@ func inputSchema(tool json.RawMessage) json.RawMessage {
 
 // prepareToolArgs types key=value strings from the tool's inputSchema and
 // validates the result, so that a typo costs no round trip and the server
-// gets numbers as numbers.
-func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]string) (json.RawMessage, error) {
+// gets numbers as numbers. What mcpctl cannot check (a dialect it does not
+// know, a pattern Go's regexp engine cannot run) is left to the server,
+// which validates anyway, with a --trace line (trace may be nil) saying so.
+func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]string, trace func(string)) (json.RawMessage, error) {
 	raw := inputSchema(tool)
 	if len(raw) == 0 {
 		return args, nil
 	}
 	sch, err := schema.Compile(raw, schema.DefaultLimits)
+	var de *schema.DialectError
+	if errors.As(err, &de) {
+		// Its rules cannot be known without fetching its meta-schema, which
+		// mcpctl never does: the arguments go as given, as --no-validate
+		// sends them.
+		traceUnchecked(trace, name, err.Error()+": the arguments are sent as given, without local validation")
+		return args, nil
+	}
 	if err != nil {
 		return nil, usagef("cannot check the arguments of %s: its inputSchema is unusable: %v (--no-validate sends them unchecked)", name, err)
+	}
+	for _, w := range sch.Warnings() {
+		traceUnchecked(trace, name, "inputSchema "+w+": what it governs is sent without local validation")
 	}
 	typed, err := sch.Coerce(args, stringPaths)
 	if err != nil {
@@ -47,6 +60,14 @@ func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]st
 		return nil, &UsageError{Msg: validationMessage(name, ve)}
 	}
 	return typed, nil
+}
+
+// traceUnchecked writes the --trace line for what mcpctl leaves to the
+// server. The text quotes the server's schema, so it is sanitised.
+func traceUnchecked(trace func(string), name, what string) {
+	if trace != nil {
+		trace(output.SanitizeLine(fmt.Sprintf("tools/call %s: %s (the server still validates)", name, what)))
+	}
 }
 
 func validationMessage(name string, ve *schema.ValidationError) string {

@@ -14,6 +14,7 @@ targets=(
 	"commands FuzzRequestItems"
 	"commands FuzzPageURL"
 	"client/schema FuzzCoerce"
+	"client/schema FuzzValidate"
 	"output FuzzSanitize"
 )
 log=$(mktemp)

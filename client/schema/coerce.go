@@ -3,8 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
-	"math/big"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -289,13 +287,55 @@ func (c *coercer) candidates(e *expr, str string) []any {
 	return out
 }
 
-var (
-	integerRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
-	numberRE  = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-)
+// isJSONInteger matches -?(0|[1-9][0-9]*), an integer literal as JSON
+// writes it. (Scanned by hand: a package-level regexp would be compiled
+// at start-up by every mcpctl process.)
+func isJSONInteger(s string) bool {
+	rest, ok := jsonInt(s)
+	return ok && rest == ""
+}
 
-func isJSONInteger(s string) bool { return integerRE.MatchString(s) }
-func isJSONNumber(s string) bool  { return numberRE.MatchString(s) }
+// isJSONNumber matches a JSON number literal:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isJSONNumber(s string) bool {
+	rest, ok := jsonInt(s)
+	if !ok {
+		return false
+	}
+	if strings.HasPrefix(rest, ".") {
+		frac := strings.TrimLeft(rest[1:], "0123456789")
+		if len(frac) == len(rest)-1 {
+			return false // no digit after the point
+		}
+		rest = frac
+	}
+	if strings.HasPrefix(rest, "e") || strings.HasPrefix(rest, "E") {
+		rest = rest[1:]
+		if strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, "-") {
+			rest = rest[1:]
+		}
+		exp := strings.TrimLeft(rest, "0123456789")
+		if len(exp) == len(rest) {
+			return false // no digit in the exponent
+		}
+		rest = exp
+	}
+	return rest == ""
+}
+
+// jsonInt consumes -?(0|[1-9][0-9]*) and returns what follows.
+func jsonInt(s string) (string, bool) {
+	s = strings.TrimPrefix(s, "-")
+	switch {
+	case s == "":
+		return "", false
+	case s[0] == '0':
+		return s[1:], true
+	case s[0] >= '1' && s[0] <= '9':
+		return strings.TrimLeft(s, "0123456789"), true
+	}
+	return "", false
+}
 
 // convert applies one hint to the command-line text.
 func convert(h hint, str string) (any, bool) {
@@ -344,28 +384,14 @@ func literalMatches(m any, str string) bool {
 	return false
 }
 
-// numbersEqual compares two JSON number literals exactly. Literals with
-// huge exponents are compared as text: materialising 1e999999999 as a
-// rational would take unbounded time and memory.
+// numbersEqual compares two JSON number literals exactly (decimal.go).
 func numbersEqual(a, b string) bool {
 	if a == b {
 		return true
 	}
-	if hugeExponent(a) || hugeExponent(b) {
-		return false
-	}
-	ra, ok1 := new(big.Rat).SetString(a)
-	rb, ok2 := new(big.Rat).SetString(b)
-	return ok1 && ok2 && ra.Cmp(rb) == 0
-}
-
-func hugeExponent(s string) bool {
-	i := strings.IndexAny(s, "eE")
-	if i < 0 {
-		return false
-	}
-	e, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+"))
-	return err != nil || e > 400 || e < -400
+	da, ok1 := parseDecimal(a)
+	db, ok2 := parseDecimal(b)
+	return ok1 && ok2 && da.cmp(db) == 0
 }
 
 // accepts reports whether v is valid at the location described by e.
@@ -375,11 +401,7 @@ func (c *coercer) accepts(e *expr, v any) bool {
 	}
 	switch e.op {
 	case 'L':
-		sch, err := c.s.subschema(e.n.ptr)
-		if err != nil {
-			return false
-		}
-		return sch.Validate(toPlain(v)) == nil
+		return c.s.accepts(e.n, v)
 	case '&':
 		for _, k := range e.kids {
 			if !c.accepts(k, v) {

@@ -5,32 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strings"
-	"sync"
-
-	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema"
 )
 
-// Schema is a compiled inputSchema. It is safe for concurrent use.
+// Schema is a compiled inputSchema. Nothing in it changes after Compile,
+// so it is safe for concurrent use.
 type Schema struct {
-	limits    Limits
-	rootDraft int
-	tree      any              // the document as compiled: refs mcpctl won't follow point at markers
-	nodes     map[string]*node // every subschema by JSON pointer
-	markers   map[string]unresolvedRef
-	warnings  []string
-
-	compiled *jsonschema.Schema
-
-	mu       sync.Mutex // guards compiler and sub (the library compiler is not concurrency-safe)
-	compiler *jsonschema.Compiler
-	sub      map[string]*jsonschema.Schema
-	regexps  map[string][]patternRE
-
-	// warnMu guards warnings. It is not mu: the regexp engine appends
-	// warnings from inside compiler calls that already hold mu.
-	warnMu sync.Mutex
+	limits     Limits
+	rootDraft  int
+	tree       any              // the document as received
+	nodes      map[string]*node // every subschema by JSON pointer, and the markers
+	order      []*node          // the subschemas in document order
+	markers    map[string]unresolvedRef
+	dynAnchors map[string]string // "base#name" -> pointer, for each $dynamicAnchor
+	resRoots   map[string]string // resource base URI -> pointer of its root
+	warnings   []string
 }
 
 // node is one subschema of the document.
@@ -39,9 +30,14 @@ type node struct {
 	obj    *object // nil for boolean schemas
 	bval   bool    // value of a boolean schema
 	draft  int
-	base   string   // base URI for resolving refs inside it
+	base   string   // base URI of the enclosing resource, for resolving refs inside it
 	refs   []string // targets of $ref, $dynamicRef, $recursiveRef (pointers into the document)
+	refKws []string // the keyword of each of refs
 	marker bool     // stands in for an unresolved $ref
+	adhoc  bool     // found only through a $ref to a spot that is no keyword's subschema
+
+	pattern  *regexp.Regexp // `pattern`, compiled (nil if absent or not enforceable)
+	patProps []patternRE    // `patternProperties`, compiled
 }
 
 func (n *node) get(k string) (any, bool) {
@@ -63,24 +59,24 @@ type resourceInfo struct {
 	draft int
 }
 
-// builder walks the parsed document before the library sees it: it enforces
-// the limits, checks every `$schema`, indexes subschemas, resources and
-// anchors the same way the library will, and redirects each $ref that
-// cannot be resolved inside the document to a marker subschema. The library
-// resolves refs eagerly at compile time, so without this step a single
-// network $ref would make the whole schema uncompilable (and would have to
-// go through a loader); with it, the rest of the schema is still enforced
-// and the marker tells Validate which argument could not be checked.
+// builder walks the parsed document once: it enforces the limits, checks
+// every `$schema`, indexes subschemas, resources and anchors, and resolves
+// each $ref to a subschema of the document. A $ref that cannot be resolved
+// inside the document points at a marker subschema instead, so the rest of
+// the schema is still enforced and the marker tells Validate which argument
+// could not be checked.
 type builder struct {
-	tree      any
-	limits    Limits
-	nodes     map[string]*node
-	order     []*node
-	resources map[string]resourceInfo // absolute id -> resource
-	resByPtr  map[string]resourceInfo // resource pointer -> resource
-	anchors   map[string]string       // "id#anchor" -> pointer
-	markerKey string
-	markers   []unresolvedRef
+	tree       any
+	limits     Limits
+	nodes      map[string]*node
+	order      []*node
+	resources  map[string]resourceInfo // absolute id -> resource
+	resByPtr   map[string]resourceInfo // resource pointer -> resource
+	anchors    map[string]string       // "id#anchor" -> pointer
+	dynAnchors map[string]string       // "id#anchor" -> pointer, $dynamicAnchor only
+	markerKey  string
+	markers    []unresolvedRef
+	adhoc      bool // walking from such a spot
 }
 
 // Compile parses raw (a tool's inputSchema as received) once. It never
@@ -125,114 +121,52 @@ func Compile(raw json.RawMessage, limits Limits) (*Schema, error) {
 	}
 
 	b := &builder{
-		tree:      tree,
-		limits:    limits,
-		nodes:     map[string]*node{},
-		resources: map[string]resourceInfo{},
-		resByPtr:  map[string]resourceInfo{},
-		anchors:   map[string]string{},
+		tree:       tree,
+		limits:     limits,
+		nodes:      map[string]*node{},
+		resources:  map[string]resourceInfo{},
+		resByPtr:   map[string]resourceInfo{},
+		anchors:    map[string]string{},
+		dynAnchors: map[string]string{},
 	}
 	if err := b.build(rootDraft); err != nil {
 		return nil, err
 	}
 
 	s := &Schema{
-		limits:    limits,
-		rootDraft: rootDraft,
-		tree:      tree,
-		nodes:     b.nodes,
-		markers:   map[string]unresolvedRef{},
-		sub:       map[string]*jsonschema.Schema{},
-		regexps:   map[string][]patternRE{},
+		limits:     limits,
+		rootDraft:  rootDraft,
+		tree:       tree,
+		nodes:      b.nodes,
+		order:      b.order,
+		markers:    map[string]unresolvedRef{},
+		dynAnchors: b.dynAnchors,
+		resRoots:   map[string]string{},
 	}
 	for i, m := range b.markers {
 		s.markers[b.markerPtr(i)] = m
 	}
+	for ptr, r := range b.resByPtr {
+		s.resRoots[r.base] = ptr
+	}
 
-	// Refuse ref/anyOf bombs before handing them to the library.
+	// Refuse ref/anyOf bombs before looking any further.
 	if n := s.staticCost(); n > limits.MaxEvaluations {
 		return nil, &LimitError{Limit: "MaxEvaluations", Max: limits.MaxEvaluations,
 			What: "with its $refs expanded the schema has more than " + itoa(limits.MaxEvaluations) + " subschemas"}
 	}
-
-	if err := s.compile(); err != nil {
-		return nil, err
+	used := s.applied()
+	if probs := s.checkKeywords(used); len(probs) > 0 {
+		return nil, &SchemaError{Dialect: draftName(rootDraft), Reason: "not valid under its meta-schema: " + strings.Join(probs, "; ")}
 	}
+	s.compilePatterns(used)
 	return s, nil
-}
-
-// compile hands the (redirected) document to jsonschema/v6.
-func (s *Schema) compile() error {
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noFetchLoader{})
-	c.UseRegexpEngine(s.regexpEngine)
-	if err := c.AddResource(docURL, toPlain(s.tree)); err != nil {
-		return &SchemaError{Dialect: draftName(s.rootDraft), Reason: err.Error(), Err: err}
-	}
-	sch, err := c.Compile(docURL)
-	if err != nil {
-		return s.compileError(err)
-	}
-	s.compiler = c
-	s.compiled = sch
-	return nil
-}
-
-func (s *Schema) compileError(err error) error {
-	dialect := draftName(s.rootDraft)
-	var sve *jsonschema.SchemaValidationError
-	if errors.As(err, &sve) {
-		reason := "not valid under its meta-schema"
-		var ve *jsonschema.ValidationError
-		if errors.As(sve.Err, &ve) {
-			reason += ": " + strings.Join(metaProblems(ve), "; ")
-		}
-		return &SchemaError{Dialect: dialect, Reason: reason, Err: err}
-	}
-	var le *jsonschema.LoadURLError
-	if errors.As(err, &le) {
-		// Unreachable in practice (refs out of the document are redirected),
-		// but if the library ever wants a document, say so plainly.
-		return &SchemaError{Dialect: dialect, Reason: "the schema refers to " + le.URL + ", which mcpctl does not fetch", Err: err}
-	}
-	return &SchemaError{Dialect: dialect, Reason: err.Error(), Err: err}
-}
-
-// metaProblems flattens a meta-schema validation error into short lines.
-func metaProblems(ve *jsonschema.ValidationError) []string {
-	var out []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) == 0 {
-			out = append(out, fmt.Sprintf("at %q: %s", "#"+pointerOf(e.InstanceLocation), e.ErrorKind.LocalizedString(printer)))
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	sort.Strings(out)
-	if len(out) > 5 {
-		out = append(out[:5], fmt.Sprintf("and %d more", len(out)-5))
-	}
-	return out
-}
-
-// noFetchLoader is the only loader the compiler ever has: every URL is an
-// error and no I/O happens. (The library's default loader would read file:
-// URLs; network schemes are forbidden by the MCP spec.)
-type noFetchLoader struct{}
-
-func (noFetchLoader) Load(u string) (any, error) {
-	return nil, fmt.Errorf("mcpctl does not fetch %s", u)
 }
 
 // --- the walk ---
 
 func (b *builder) build(rootDraft int) error {
-	// Reserve a root keyword for markers now, before refs are rewritten.
+	// Reserve a root keyword whose pointers no subschema can have.
 	if root, ok := b.tree.(*object); ok {
 		b.markerKey = "x-mcpctl-unresolved"
 		for i := 2; ; i++ {
@@ -255,22 +189,15 @@ func (b *builder) build(rootDraft int) error {
 			return err
 		}
 	}
-	if len(b.markers) > 0 {
-		root := b.tree.(*object)
-		list := &array{}
-		for i, m := range b.markers {
-			mo := newObject()
-			mo.set("$comment", "mcpctl: unresolved $ref "+m.url)
-			// `not: {}` fails every value in every draft (draft-04 has no
-			// boolean schemas), so a marker never lets a value through
-			// silently: the MCP spec says a schema that fails because of an
-			// unresolved ref should be rejected, not treated as permissive.
-			mo.set("not", newObject())
-			list.items = append(list.items, mo)
-			ptr := b.markerPtr(i)
-			b.nodes[ptr] = &node{ptr: ptr, obj: mo, draft: rootDraft, base: docURL, marker: true}
-		}
-		root.set(b.markerKey, list)
+	// A marker fails every value (the evaluator reports it as unresolved):
+	// the MCP spec says a schema that fails because of an unresolved ref
+	// should be rejected, not treated as permissive. To the readers of the
+	// schema (usage, typing) it is an object schema that says nothing. It
+	// is not part of the document: its pointer only needs to be one no
+	// subschema has.
+	for i := range b.markers {
+		ptr := b.markerPtr(i)
+		b.nodes[ptr] = &node{ptr: ptr, obj: newObject(), draft: rootDraft, base: docURL, marker: true}
 	}
 	return nil
 }
@@ -285,7 +212,7 @@ func (b *builder) walk(v any, ptr, base string, d int) error {
 		return &LimitError{Limit: "MaxSubschemas", Max: b.limits.MaxSubschemas,
 			What: "the schema has more than " + itoa(b.limits.MaxSubschemas) + " subschemas"}
 	}
-	n := &node{ptr: ptr, draft: d, base: base}
+	n := &node{ptr: ptr, draft: d, base: base, adhoc: b.adhoc}
 	b.nodes[ptr] = n
 	b.order = append(b.order, n)
 	o, ok := v.(*object)
@@ -297,8 +224,8 @@ func (b *builder) walk(v any, ptr, base string, d int) error {
 
 	nd := d
 	if sv, ok := o.vals["$schema"].(string); ok {
-		// The library looks up every $schema it meets (even where it later
-		// ignores it), so an unknown one anywhere would reach its loader.
+		// An unknown $schema anywhere is refused: what it means cannot be
+		// known without fetching it.
 		dd, ok := draftFromURL(sv)
 		if !ok {
 			return &DialectError{Dialect: sv}
@@ -334,7 +261,7 @@ func (b *builder) walk(v any, ptr, base string, d int) error {
 }
 
 // resourceAt finds the resource that encloses ptr (nearest ancestor with an
-// id, else the root), like the library's root.resource.
+// id, else the root).
 func (b *builder) resourceAt(ptr string) resourceInfo {
 	for {
 		if r, ok := b.resByPtr[ptr]; ok {
@@ -376,11 +303,14 @@ func (b *builder) collectAnchors(n *node) {
 	if res.draft >= draft2020 {
 		if a, ok := n.str("$dynamicAnchor"); ok {
 			add(a)
+			if _, seen := b.dynAnchors[res.base+"#"+a]; !seen {
+				b.dynAnchors[res.base+"#"+a] = n.ptr
+			}
 		}
 	}
 }
 
-// refKeywords lists the reference keywords the library honours in draft d.
+// refKeywords lists the reference keywords of draft d.
 func refKeywords(d int) []string {
 	switch {
 	case d >= draft2020:
@@ -409,9 +339,9 @@ func (b *builder) resolveRefs(n *node) error {
 			i := len(b.markers)
 			b.markers = append(b.markers, *ur)
 			target = b.markerPtr(i)
-			n.obj.vals[kw] = fragmentURL(target)
 		}
 		n.refs = append(n.refs, target)
+		n.refKws = append(n.refKws, kw)
 	}
 	return nil
 }
@@ -440,9 +370,13 @@ func (b *builder) resolve(n *node, ref string) (string, *unresolvedRef, error) {
 		}
 		if _, known := b.nodes[target]; !known {
 			// A ref into a spot that is not a usual subschema position:
-			// the library compiles it anyway, so index and check it too.
+			// index it too, as a subschema of its own.
 			r := b.resourceAt(target)
-			if err := b.walk(v, target, r.base, r.draft); err != nil {
+			adhoc := b.adhoc
+			b.adhoc = true
+			err := b.walk(v, target, r.base, r.draft)
+			b.adhoc = adhoc
+			if err != nil {
 				return "", nil, err
 			}
 		}
@@ -467,22 +401,6 @@ func (s *Schema) child(n *node, toks ...string) *node {
 		return nil
 	}
 	return s.nodes[ptrJoin(n.ptr, toks...)]
-}
-
-// subschema compiles (once) the subschema at ptr for stand-alone checks,
-// such as "would this typed value be accepted here?" in Coerce.
-func (s *Schema) subschema(ptr string) (*jsonschema.Schema, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sch, ok := s.sub[ptr]; ok {
-		return sch, nil
-	}
-	sch, err := s.compiler.Compile(fragmentURL(ptr))
-	if err != nil {
-		return nil, err
-	}
-	s.sub[ptr] = sch
-	return sch, nil
 }
 
 // UnresolvedRefs lists, in document order, the $ref targets mcpctl will not
@@ -512,8 +430,6 @@ func markerIndex(ptr string) int {
 // Warnings lists parts of the schema mcpctl accepts but cannot enforce
 // (regular expressions using features Go's engine lacks).
 func (s *Schema) Warnings() []string {
-	s.warnMu.Lock()
-	defer s.warnMu.Unlock()
 	return append([]string(nil), s.warnings...)
 }
 

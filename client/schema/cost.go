@@ -1,19 +1,23 @@
 package schema
 
-// Bounding validation time. jsonschema/v6 evaluates every applicable
-// subschema with no memoisation, so a schema whose $defs reference each
-// other through anyOf (a0 = anyOf[a1, a1], a1 = anyOf[a2, a2], ...) costs
-// 2^n evaluations while being a few hundred bytes long. Two checks keep
-// that bounded by Limits.MaxEvaluations:
+// Bounding validation time. The evaluator (eval.go) evaluates every
+// applicable subschema with no memoisation (annotations and error messages
+// depend on the path taken), so a schema whose $defs reference each other
+// through anyOf (a0 = anyOf[a1, a1], a1 = anyOf[a2, a2], ...) costs 2^n
+// evaluations while being a few hundred bytes long. Two checks keep that
+// bounded by Limits.MaxEvaluations:
 //
 //   - staticCost, at Compile: the size of the schema with every $ref
 //     expanded in place (a ref back into its own expansion counts once).
 //     This rejects bombs up front.
 //   - instanceCost, at Validate: the number of (subschema, argument value)
-//     evaluations the library can perform for these arguments. It is
+//     evaluations the evaluator can perform for these arguments. It is
 //     computed with memoisation, so computing it is cheap even when the
 //     count itself is astronomically large, and it also covers recursive
 //     schemas whose cost grows with the depth of the arguments.
+//
+// The evaluator also counts what it does and stops past the limit (its
+// $dynamicRef and $recursiveRef targets are only known while evaluating).
 
 // inPlace is a subschema applied to the same instance value as its parent.
 type inPlace struct {
@@ -195,7 +199,7 @@ type costWalker struct {
 
 // instanceCost returns the evaluation count for the arguments (saturated
 // just above MaxEvaluations) and the unresolved markers reached where a
-// failure would not be visible in the library's errors.
+// failure would not be visible in the evaluator's faults.
 func (s *Schema) instanceCost(inst []instNode) (int, map[hiddenMarker]bool) {
 	w := &costWalker{
 		s:       s,
@@ -217,7 +221,7 @@ func (w *costWalker) cost(n *node, i int, hidden bool) int {
 		return v
 	}
 	if w.onStack[key] {
-		return 1 // an in-place ref cycle; the library reports it as an error
+		return 1 // an in-place ref cycle; the evaluator reports it as a fault
 	}
 	w.onStack[key] = true
 	defer delete(w.onStack, key)

@@ -2,8 +2,8 @@ package schema
 
 import "strings"
 
-// Draft versions, numbered like jsonschema/v6 does so comparisons read the
-// same as in the library ("draft < 2019" means $ref overrides siblings).
+// Draft versions, numbered so that comparisons read like the specifications'
+// history ("draft < 2019" means $ref overrides its siblings).
 const (
 	draft4    = 4
 	draft6    = 6
@@ -27,9 +27,10 @@ func draftName(d int) string {
 	}
 }
 
-// draftFromURL mirrors jsonschema/v6's recognition of `$schema` values so
-// that anything it would try to *load* (an unknown meta-schema URL) is
-// refused by us first with a DialectError instead of reaching the loader.
+// draftFromURL recognises the `$schema` values of the supported dialects
+// (http or https, with or without an empty fragment). Anything else would
+// have to be fetched to be understood, so it is refused with a
+// DialectError.
 func draftFromURL(u string) (int, bool) {
 	base, frag, _ := strings.Cut(u, "#")
 	if frag != "" {
@@ -75,7 +76,7 @@ func pureRef(o *object, d int) bool {
 }
 
 // schemaID returns the id a node declares, without fragment, following the
-// library: in drafts before 2019-09 an id next to $ref is ignored.
+// specifications: in drafts before 2019-09 an id next to $ref is ignored.
 func schemaID(o *object, d int) string {
 	if pureRef(o, d) {
 		return ""
@@ -85,9 +86,10 @@ func schemaID(o *object, d int) string {
 	return id
 }
 
-// Keyword positions that hold subschemas, per draft (same lists as
-// jsonschema/v6's Draft.subschemas, so our walk sees exactly the nodes the
-// library compiles).
+// Keyword positions that hold subschemas, per draft, each list adding to
+// the earlier drafts' (a later keyword in an earlier draft is only an
+// unknown keyword, walked as a subschema all the same: harmless, since the
+// evaluator applies keywords by draft).
 var (
 	singleKeywords = map[int][]string{
 		draft4:    {"not", "additionalProperties", "additionalItems", "items"},

@@ -7,9 +7,19 @@
 //
 // Dialects: 2020-12 when `$schema` is absent, and 2019-09, draft-07,
 // draft-06 and draft-04 when declared; any other `$schema` is refused with
-// a *DialectError. Validation is done by github.com/santhosh-tekuri/jsonschema/v6,
-// vendored in internal/jsonschema with lazy meta-schema compilation (see its
-// README.md).
+// a *DialectError. A schema must be valid under its dialect's meta-schema
+// (keywords.go states those rules; a *SchemaError names the place).
+//
+// The validator is this package's own (eval.go, assert.go); BENCHMARKS.md, "JSON
+// Schema validator", says why, with the figures. It costs nothing at
+// package initialisation, so commands that validate nothing (mcpctl
+// --version) pay nothing for it. Numbers are compared exactly, as decimals
+// (an integer of 9007199254740993 is not 9007199254740992, 0.1 is a
+// multiple of 0.01), and every problem is reported with its place in the
+// arguments and its keyword. `format` and the content keywords are
+// annotations. Patterns are ECMA-262; those Go's regexp engine cannot run
+// (lookaround, backreferences) are not enforced, and Warnings lists them:
+// such values are left to the server, never refused for the wrong reason.
 //
 // Nothing is ever fetched. References inside the document (#/$defs/x,
 // #anchor, or the URL of an `$id` in the document) are followed; every

@@ -39,7 +39,7 @@ func (e *DialectError) Error() string {
 type SchemaError struct {
 	Dialect string // dialect the schema was checked against, e.g. "2020-12"
 	Reason  string // human-readable explanation
-	Err     error  // underlying library error, if any
+	Err     error  // underlying error, if any
 }
 
 func (e *SchemaError) Error() string {

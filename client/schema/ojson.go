@@ -122,27 +122,6 @@ func parseValue(dec *json.Decoder, depth, maxDepth int) (any, error) {
 	}
 }
 
-// toPlain converts a tree into the map[string]any / []any form that
-// jsonschema/v6 consumes (it keeps json.Number as is).
-func toPlain(v any) any {
-	switch t := v.(type) {
-	case *object:
-		m := make(map[string]any, len(t.keys))
-		for _, k := range t.keys {
-			m[k] = toPlain(t.vals[k])
-		}
-		return m
-	case *array:
-		s := make([]any, len(t.items))
-		for i, it := range t.items {
-			s[i] = toPlain(it)
-		}
-		return s
-	default:
-		return v
-	}
-}
-
 // encodeJSON serialises a tree, preserving key order and number text.
 func encodeJSON(v any) []byte {
 	var b bytes.Buffer
@@ -180,13 +159,6 @@ func writeJSON(b *bytes.Buffer, v any) {
 		b.WriteString(strconv.FormatBool(t))
 	case nil:
 		b.WriteString("null")
-	default:
-		// Plain values (map[string]any etc.) only reach here from library
-		// error kinds; encoding/json renders them well enough.
-		enc := json.NewEncoder(b)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(t)
-		trimNewline(b)
 	}
 }
 

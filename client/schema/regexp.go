@@ -3,57 +3,94 @@ package schema
 import (
 	"regexp"
 	"strings"
-
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
-
-	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema"
 )
-
-// printer renders the library's error kinds (English only).
-var printer = message.NewPrinter(language.English)
 
 // JSON Schema patterns are ECMA-262 regular expressions; Go's RE2 engine
 // covers most of what tool schemas use. Two gaps are bridged:
 //   - \uXXXX and \u{X...} escapes are rewritten to RE2's \x{...};
 //   - lookaround and backreferences (valid ECMA-262, impossible in RE2) are
 //     accepted but not enforced, with a warning, rather than making a
-//     whole tool unusable because one pattern uses (?!...).
+//     whole tool unusable because one pattern uses (?!...). The server
+//     still validates what mcpctl cannot.
 //
-// A pattern that is invalid in both engines still fails compilation.
+// A pattern that is invalid in both engines makes the schema invalid.
 
-type goRegexp struct {
-	*regexp.Regexp
-	src string
-}
-
-func (g goRegexp) String() string { return g.src }
-
-// permissiveRegexp stands in for a pattern RE2 cannot run.
-type permissiveRegexp string
-
-func (p permissiveRegexp) String() string          { return string(p) }
-func (p permissiveRegexp) MatchString(string) bool { return true }
-
-func (s *Schema) regexpEngine(pat string) (jsonschema.Regexp, error) {
+// compilePattern compiles a schema pattern. It returns a nil regexp and no
+// error for a pattern only ECMA-262 can run.
+func compilePattern(pat string) (*regexp.Regexp, bool, error) {
 	re, err := regexp.Compile(translateRegexp(pat))
 	if err == nil {
-		return goRegexp{re, pat}, nil
+		return re, true, nil
 	}
 	if ecmaOnly(pat) {
-		w := "pattern " + jsonText(pat) + " uses regular-expression features mcpctl cannot evaluate; it is not enforced"
-		s.warnMu.Lock()
-		found := false
-		for _, x := range s.warnings {
-			found = found || x == w
-		}
-		if !found {
-			s.warnings = append(s.warnings, w)
-		}
-		s.warnMu.Unlock()
-		return permissiveRegexp(pat), nil
+		return nil, false, nil
 	}
-	return nil, err
+	return nil, false, err
+}
+
+// compilePatterns compiles every pattern and patternProperties key of the
+// document once, at Compile, and notes those mcpctl cannot enforce where
+// they can matter (not in a definition nothing refers to).
+func (s *Schema) compilePatterns(used map[*node]bool) {
+	for _, n := range s.order {
+		if n.obj == nil {
+			continue
+		}
+		if pat, ok := n.str("pattern"); ok {
+			re, ok, _ := compilePattern(pat)
+			n.pattern = re
+			if !ok && used[n] {
+				s.notEnforced(pat)
+			}
+		}
+		if po, ok := n.obj.vals["patternProperties"].(*object); ok {
+			for _, k := range po.keys {
+				re, ok, _ := compilePattern(k)
+				if !ok && used[n] {
+					s.notEnforced(k)
+				}
+				n.patProps = append(n.patProps, patternRE{ptr: ptrJoin(n.ptr, "patternProperties", k), re: re})
+			}
+		}
+	}
+}
+
+// applied lists the subschemas that can apply to some argument: the root
+// and what its keywords and refs lead to, but not $defs/definitions on
+// their own.
+func (s *Schema) applied() map[*node]bool {
+	used := map[*node]bool{}
+	var visit func(n *node)
+	visit = func(n *node) {
+		if n == nil || used[n] {
+			return
+		}
+		used[n] = true
+		for _, t := range n.refs {
+			visit(s.nodes[t])
+		}
+		if n.obj == nil {
+			return
+		}
+		_ = forEachSubschema(n.obj, n.draft, func(toks []string, _ any) error {
+			if toks[0] != "$defs" && toks[0] != "definitions" {
+				visit(s.nodes[ptrJoin(n.ptr, toks...)])
+			}
+			return nil
+		})
+	}
+	visit(s.nodes[""])
+	return used
+}
+
+func (s *Schema) notEnforced(pat string) {
+	w := "pattern " + jsonText(pat) + " uses regular-expression features mcpctl cannot evaluate; it is not enforced"
+	for _, x := range s.warnings {
+		if x == w {
+			return
+		}
+	}
+	s.warnings = append(s.warnings, w)
 }
 
 // translateRegexp rewrites ECMA-262 unicode escapes into RE2 syntax.
@@ -118,34 +155,6 @@ func ecmaOnly(p string) bool {
 	return false
 }
 
-// patternRE is one patternProperties entry; re is nil when RE2 cannot run
-// it, in which case callers assume it matches (an upper bound).
-type patternRE struct {
-	ptr string // pointer of the subschema
-	re  *regexp.Regexp
-}
-
-// patternProps returns the patternProperties of n, compiled once.
-func (s *Schema) patternProps(n *node) []patternRE {
-	pp, ok := n.get("patternProperties")
-	po, isObj := pp.(*object)
-	if !ok || !isObj || len(po.keys) == 0 {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if r, ok := s.regexps[n.ptr]; ok {
-		return r
-	}
-	var out []patternRE
-	for _, k := range po.keys {
-		re, _ := regexp.Compile(translateRegexp(k))
-		out = append(out, patternRE{ptr: ptrJoin(n.ptr, "patternProperties", k), re: re})
-	}
-	s.regexps[n.ptr] = out
-	return out
-}
-
 // objectChildren lists the subschemas that apply to property key of an
 // object validated by n: properties, matching patternProperties, else
 // additionalProperties.
@@ -157,7 +166,7 @@ func (s *Schema) objectChildren(n *node, key string) []*node {
 	if c := s.child(n, "properties", key); c != nil {
 		out = append(out, c)
 	}
-	for _, p := range s.patternProps(n) {
+	for _, p := range n.patProps {
 		if p.re == nil || p.re.MatchString(key) {
 			if c := s.nodes[p.ptr]; c != nil {
 				out = append(out, c)

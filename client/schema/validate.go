@@ -4,12 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"sort"
+	"strconv"
 	"strings"
-
-	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema"
-	"github.com/mcpctl/mcpctl/client/schema/internal/jsonschema/kind"
 )
 
 // maxArgsDepth bounds nesting of argument JSON (the same bound as
@@ -42,20 +39,21 @@ func (s *Schema) Validate(args json.RawMessage) error {
 	}
 	inst := flattenInstance(tree)
 	cost, hidden := s.instanceCost(inst)
+	tooComplex := &ValidationError{Problems: []Problem{{Path: "", Kind: KindTooComplex, Message: fmt.Sprintf(
+		"the arguments could not be checked: validating them against this schema would take more than %d steps (limit MaxEvaluations)", s.limits.MaxEvaluations)}}}
 	if cost > s.limits.MaxEvaluations {
-		return &ValidationError{Problems: []Problem{{Path: "", Kind: KindTooComplex, Message: fmt.Sprintf(
-			"the arguments could not be checked: validating them against this schema would take more than %d steps (limit MaxEvaluations)", s.limits.MaxEvaluations)}}}
+		return tooComplex
 	}
 
+	e := s.newEvaluator(inst)
+	f, _ := e.eval(s.nodes[""], 0, false, false)
+	if e.spent {
+		return tooComplex
+	}
 	m := &mapper{s: s, tree: tree}
 	var probs []Problem
-	if verr := s.compiled.Validate(toPlain(tree)); verr != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(verr, &ve) {
-			probs = m.problems(ve)
-		} else {
-			probs = []Problem{{Path: "", Kind: "invalid", Message: verr.Error()}}
-		}
+	if f != nil {
+		probs = m.problems(f)
 	}
 	for h := range hidden {
 		probs = append(probs, m.unresolvedProblem(inst[h.inst].path, h.marker))
@@ -67,7 +65,7 @@ func (s *Schema) Validate(args json.RawMessage) error {
 }
 
 // tidy removes duplicates and sorts by path, then kind, then message, so
-// output is stable (the library iterates Go maps).
+// output is stable.
 func tidy(probs []Problem) []Problem {
 	seen := map[Problem]bool{}
 	out := probs[:0]
@@ -90,12 +88,12 @@ func tidy(probs []Problem) []Problem {
 	return out
 }
 
-// mapper turns the library's error tree into friendly problems.
+// mapper turns the evaluator's faults into friendly problems.
 type mapper struct {
 	s    *Schema
 	tree any // the arguments, for display names
 	// nested counts the alternatives being explained around the current
-	// error; below the first, alternatives are summarised in one phrase so
+	// fault; below the first, alternatives are summarised in one phrase so
 	// the message stays one line even for deeply nested anyOf.
 	nested int
 }
@@ -112,114 +110,136 @@ func (m *mapper) unresolvedProblem(toks []string, markerPtr string) Problem {
 		Message: what + " could not be checked because the schema refers to " + u.describe()}
 }
 
-// markerOf reports whether e was produced by an unresolved-ref marker.
-func (m *mapper) markerOf(e *jsonschema.ValidationError) (string, bool) {
-	p, ok := ptrFromLocation(e.SchemaURL)
-	if !ok {
-		return "", false
-	}
-	_, isMarker := m.s.markers[p]
-	return p, isMarker
-}
-
-// markerProblems collects the unresolved-ref problems anywhere under e.
-func (m *mapper) markerProblems(e *jsonschema.ValidationError) []Problem {
-	if p, ok := m.markerOf(e); ok {
-		return []Problem{m.unresolvedProblem(e.InstanceLocation, p)}
+// markerProblems collects the unresolved-ref problems anywhere under f.
+func (m *mapper) markerProblems(f *fault) []Problem {
+	if f.kw == "unresolved" {
+		return []Problem{m.unresolvedProblem(f.inst, f.n.ptr)}
 	}
 	var out []Problem
-	for _, c := range e.Causes {
+	for _, c := range f.causes {
 		out = append(out, m.markerProblems(c)...)
 	}
 	return out
 }
 
-func (m *mapper) problems(e *jsonschema.ValidationError) []Problem {
-	if p, ok := m.markerOf(e); ok {
-		return []Problem{m.unresolvedProblem(e.InstanceLocation, p)}
+// grouping reports the fault kinds that only gather other faults.
+func grouping(kw string) bool {
+	switch kw {
+	case "", "$ref", "$dynamicRef", "$recursiveRef", "allOf":
+		return true
 	}
-	loc := e.InstanceLocation
+	return false
+}
+
+func (m *mapper) problems(f *fault) []Problem {
+	loc := f.inst
 	path := pointerOf(loc)
-	switch k := e.ErrorKind.(type) {
-	case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
-		if len(e.Causes) > 0 {
-			var out []Problem
-			for _, c := range e.Causes {
-				out = append(out, m.problems(c)...)
-			}
-			return out
-		}
-	case *kind.AnyOf:
-		return m.alternatives(e)
-	case *kind.OneOf:
-		if len(k.Subschemas) == 0 {
-			return m.alternatives(e)
-		}
-		return []Problem{{Path: path, Kind: KindOneOfAmbiguous, Message: fmt.Sprintf(
-			"%s: matches more than one of the allowed alternatives (oneOf %d and %d) but must match exactly one", m.name(loc), k.Subschemas[0], k.Subschemas[1])}}
-	case *kind.AdditionalProperties:
-		schemaPtr, _ := ptrFromLocation(e.SchemaURL)
+	name := m.name(loc)
+	one := func(kind, msg string) []Problem { return []Problem{{Path: path, Kind: kind, Message: msg}} }
+	switch f.kw {
+	case "unresolved":
+		return []Problem{m.unresolvedProblem(loc, f.n.ptr)}
+	case "", "$ref", "$dynamicRef", "$recursiveRef", "allOf":
 		var out []Problem
-		for _, p := range k.Properties {
-			out = append(out, m.unknown(loc, p, schemaPtr))
+		for _, c := range f.causes {
+			out = append(out, m.problems(c)...)
 		}
 		return out
-	case *kind.FalseSchema:
-		if sp, ok := ptrFromLocation(e.SchemaURL); ok && len(loc) > 0 {
-			switch lastToken(sp) {
+	case "anyOf":
+		return m.alternatives(f)
+	case "oneOf":
+		if len(f.causes) == 0 { // two branches matched
+			return one(KindOneOfAmbiguous, fmt.Sprintf(
+				"%s: matches more than one of the allowed alternatives (oneOf %d and %d) but must match exactly one", name, f.a, f.b))
+		}
+		return m.alternatives(f)
+	case "additionalProperties":
+		var out []Problem
+		for _, p := range f.names {
+			out = append(out, m.unknown(loc, p, f.n.ptr))
+		}
+		return out
+	case "false":
+		if len(loc) > 0 {
+			switch lastToken(f.n.ptr) {
 			case "unevaluatedProperties", "additionalProperties":
 				if _, isObj := valueAt(m.tree, loc[:len(loc)-1]).(*object); isObj {
-					return []Problem{m.unknown(loc[:len(loc)-1], loc[len(loc)-1], parentPtr(sp))}
+					return []Problem{m.unknown(loc[:len(loc)-1], loc[len(loc)-1], parentPtr(f.n.ptr))}
 				}
 			}
 		}
-		return []Problem{{Path: path, Kind: KindNotAllowed, Message: m.name(loc) + ": no value is allowed here"}}
-	case *kind.Not:
-		return []Problem{{Path: path, Kind: KindNotAllowed, Message: m.name(loc) + ": value matches a schema it must not match"}}
-	case *kind.Required:
-		schemaPtr, _ := ptrFromLocation(e.SchemaURL)
+		return one(KindNotAllowed, name+": no value is allowed here")
+	case "not":
+		return one(KindNotAllowed, name+": value matches a schema it must not match")
+	case "required":
 		var out []Problem
-		for _, name := range k.Missing {
-			out = append(out, m.missing(loc, name, schemaPtr))
+		for _, p := range f.names {
+			out = append(out, m.missing(loc, p, f.n.ptr))
 		}
 		return out
-	case *kind.Type:
-		return []Problem{{Path: path, Kind: KindType, Message: fmt.Sprintf("%s: got %s, want %s", m.name(loc), typeName(valueAt(m.tree, loc)), strings.Join(k.Want, " or "))}}
-	case *kind.Enum:
-		return []Problem{{Path: path, Kind: KindEnum, Message: fmt.Sprintf("%s: %s is not one of %s", m.name(loc), jsonText(k.Got), joinValues(k.Want))}}
-	case *kind.Const:
-		return []Problem{{Path: path, Kind: KindConst, Message: fmt.Sprintf("%s: must be %s, got %s", m.name(loc), jsonText(k.Want), jsonText(k.Got))}}
-	case *kind.Minimum, *kind.Maximum, *kind.ExclusiveMinimum, *kind.ExclusiveMaximum, *kind.MultipleOf:
-		return []Problem{m.numeric(e)}
-	case *kind.MinLength:
-		return []Problem{m.count(e, "at least", k.Want, k.Got, "characters")}
-	case *kind.MaxLength:
-		return []Problem{m.count(e, "at most", k.Want, k.Got, "characters")}
-	case *kind.MinItems:
-		return []Problem{m.count(e, "at least", k.Want, k.Got, "items")}
-	case *kind.MaxItems:
-		return []Problem{m.count(e, "at most", k.Want, k.Got, "items")}
-	case *kind.MinProperties:
-		return []Problem{m.count(e, "at least", k.Want, k.Got, "properties")}
-	case *kind.MaxProperties:
-		return []Problem{m.count(e, "at most", k.Want, k.Got, "properties")}
+	case "dependentRequired", "dependencies":
+		var out []Problem
+		for _, p := range f.names {
+			pr := m.missing(loc, p, f.n.ptr)
+			pr.Kind = f.kw
+			pr.Message += fmt.Sprintf(", needed when %s is given", m.name(appendPath(loc, f.prop)))
+			out = append(out, pr)
+		}
+		return out
+	case "type":
+		return one(KindType, fmt.Sprintf("%s: got %s, want %s", name, typeName(valueAt(m.tree, loc)), strings.Join(f.types, " or ")))
+	case "enum":
+		return one(KindEnum, fmt.Sprintf("%s: %s is not one of %s", name, jsonText(valueAt(m.tree, loc)), joinValues(f.want.([]any))))
+	case "const":
+		return one(KindConst, fmt.Sprintf("%s: must be %s, got %s", name, jsonText(f.want), jsonText(valueAt(m.tree, loc))))
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		return []Problem{m.numeric(f)}
+	case "minLength":
+		return []Problem{m.count(f, "at least", "characters")}
+	case "maxLength":
+		return []Problem{m.count(f, "at most", "characters")}
+	case "minItems":
+		return []Problem{m.count(f, "at least", "items")}
+	case "maxItems":
+		return []Problem{m.count(f, "at most", "items")}
+	case "minProperties":
+		return []Problem{m.count(f, "at least", "properties")}
+	case "maxProperties":
+		return []Problem{m.count(f, "at most", "properties")}
+	case "pattern":
+		return one("pattern", fmt.Sprintf("%s: %s does not match pattern %s", name, quote(valueAt(m.tree, loc)), quote(f.text)))
+	case "uniqueItems":
+		return one("uniqueItems", fmt.Sprintf("%s: items %d and %d are equal, but items must be unique", name, f.a, f.b))
+	case "additionalItems":
+		return one("additionalItems", fmt.Sprintf("%s: has %d more items than the schema allows", name, f.a))
+	case "contains":
+		return one("contains", name+": no item matches the schema's contains")
+	case "minContains":
+		return one("minContains", fmt.Sprintf("%s: must have at least %d items matching the schema's contains, got %d", name, f.a, f.b))
+	case "maxContains":
+		return one("maxContains", fmt.Sprintf("%s: must have at most %d items matching the schema's contains, got %d", name, f.a, f.b))
+	case "propertyNames":
+		return one("propertyNames", fmt.Sprintf("%s: the property name %s is not allowed (propertyNames)", name, strconv.Quote(f.prop)))
+	case "ref-cycle":
+		return one("ref-cycle", fmt.Sprintf("%s: could not be checked: the schema's $refs at %s loop back to themselves", name, "#"+f.text))
 	}
-	return []Problem{{Path: path, Kind: keywordKind(e.ErrorKind), Message: m.name(loc) + ": " + e.ErrorKind.LocalizedString(printer)}}
+	return one("invalid", name+": not valid ("+f.kw+")")
 }
 
-// numeric explains a failed numeric bound with the exact numbers as written
-// (the library's message goes through float64 and would print two
-// different big integers identically).
-func (m *mapper) numeric(e *jsonschema.ValidationError) Problem {
-	kw := keywordKind(e.ErrorKind)
-	loc := e.InstanceLocation
-	var n *node
-	if p, ok := ptrFromLocation(e.SchemaURL); ok {
-		n = m.s.node(p)
-	}
-	want, _ := n.get(kw)
+// quote renders a string in single quotes, escaped like Go.
+func quote(v any) string {
+	s, _ := v.(string)
+	q := strconv.Quote(s)
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// numeric explains a failed numeric bound with the exact numbers as written.
+func (m *mapper) numeric(f *fault) Problem {
+	kw := f.kw
+	loc := f.inst
+	want, _ := f.n.get(kw)
 	if _, isBool := want.(bool); isBool { // draft-04: exclusiveMinimum: true beside minimum
-		want, _ = n.get(strings.ToLower(strings.TrimPrefix(kw, "exclusive")))
+		want, _ = f.n.get(strings.ToLower(strings.TrimPrefix(kw, "exclusive")))
 	}
 	wantText := jsonText(want)
 	if want == nil {
@@ -234,23 +254,10 @@ func (m *mapper) numeric(e *jsonschema.ValidationError) Problem {
 }
 
 // count explains a failed length/size bound.
-func (m *mapper) count(e *jsonschema.ValidationError, bound string, want, got int, unit string) Problem {
-	loc := e.InstanceLocation
-	return Problem{Path: pointerOf(loc), Kind: keywordKind(e.ErrorKind),
-		Message: fmt.Sprintf("%s: must have %s %d %s, got %d", m.name(loc), bound, want, unit, got)}
-}
-
-func keywordKind(k jsonschema.ErrorKind) string {
-	if kp := k.KeywordPath(); len(kp) > 0 {
-		return kp[0]
-	}
-	switch k.(type) {
-	case *kind.RefCycle:
-		return "ref-cycle"
-	case *kind.InvalidJsonValue:
-		return KindInvalidJSON
-	}
-	return "invalid"
+func (m *mapper) count(f *fault, bound, unit string) Problem {
+	loc := f.inst
+	return Problem{Path: pointerOf(loc), Kind: f.kw,
+		Message: fmt.Sprintf("%s: must have %s %d %s, got %d", m.name(loc), bound, f.a, unit, f.b)}
 }
 
 func joinValues(vs []any) string {
@@ -261,23 +268,19 @@ func joinValues(vs []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// soleLeaf unwraps single-cause wrappers and returns the one leaf error of
-// a branch, or nil if the branch failed in more than one way.
-func soleLeaf(e *jsonschema.ValidationError) *jsonschema.ValidationError {
-	for {
-		switch e.ErrorKind.(type) {
-		case *kind.Schema, *kind.Group, *kind.AllOf, *kind.Reference:
-			if len(e.Causes) != 1 {
-				return nil
-			}
-			e = e.Causes[0]
-			continue
-		}
-		if len(e.Causes) > 0 {
+// soleLeaf unwraps single-cause groups and returns the one leaf fault of a
+// branch, or nil if the branch failed in more than one way.
+func soleLeaf(f *fault) *fault {
+	for grouping(f.kw) {
+		if len(f.causes) != 1 {
 			return nil
 		}
-		return e
+		f = f.causes[0]
 	}
+	if len(f.causes) > 0 {
+		return nil
+	}
+	return f
 }
 
 // alternatives explains an anyOf/oneOf that no branch satisfied. Typical
@@ -285,39 +288,39 @@ func soleLeaf(e *jsonschema.ValidationError) *jsonschema.ValidationError {
 // every branch only disagreed on the type (or on enum/const), say what
 // would have been accepted in one line; if exactly one branch had the right
 // type, its own problems are the useful ones; otherwise list each branch.
-func (m *mapper) alternatives(e *jsonschema.ValidationError) []Problem {
-	if mp := m.markerProblems(e); len(mp) > 0 {
+func (m *mapper) alternatives(f *fault) []Problem {
+	if mp := m.markerProblems(f); len(mp) > 0 {
 		// An unresolved branch might have accepted the value.
 		return mp
 	}
-	loc := e.InstanceLocation
+	loc := f.inst
 	path := pointerOf(loc)
 	var wants []string
 	got := typeName(valueAt(m.tree, loc))
 	allShallow, allType := true, true
-	var deep []*jsonschema.ValidationError
-	for _, b := range e.Causes {
+	var deep []*fault
+	for _, b := range f.causes {
 		leaf := soleLeaf(b)
-		if leaf == nil || pointerOf(leaf.InstanceLocation) != path {
+		if leaf == nil || pointerOf(leaf.inst) != path {
 			allShallow = false
 			deep = append(deep, b)
 			continue
 		}
-		switch k := leaf.ErrorKind.(type) {
-		case *kind.Type:
-			wants = append(wants, k.Want...)
+		switch leaf.kw {
+		case "type":
+			wants = append(wants, leaf.types...)
 			continue
-		case *kind.Enum:
-			wants = append(wants, "one of "+joinValues(k.Want))
-		case *kind.Const:
-			wants = append(wants, jsonText(k.Want))
+		case "enum":
+			wants = append(wants, "one of "+joinValues(leaf.want.([]any)))
+		case "const":
+			wants = append(wants, jsonText(leaf.want))
 		default:
 			allShallow = false
 		}
 		allType = false
 		deep = append(deep, b)
 	}
-	if allShallow && len(e.Causes) > 0 {
+	if allShallow && len(f.causes) > 0 {
 		if allType {
 			return []Problem{{Path: path, Kind: KindType, Message: fmt.Sprintf("%s: got %s, want %s", m.name(loc), got, strings.Join(dedupe(wants), " or "))}}
 		}
@@ -327,14 +330,14 @@ func (m *mapper) alternatives(e *jsonschema.ValidationError) []Problem {
 		return m.problems(deep[0])
 	}
 	if m.nested > 0 {
-		return []Problem{{Path: path, Kind: KindNoMatch, Message: fmt.Sprintf("%s: matches none of %d alternatives", m.name(loc), len(e.Causes))}}
+		return []Problem{{Path: path, Kind: KindNoMatch, Message: fmt.Sprintf("%s: matches none of %d alternatives", m.name(loc), len(f.causes))}}
 	}
 	m.nested++
 	defer func() { m.nested-- }()
 	var parts []string
-	for i, b := range e.Causes {
+	for i, b := range f.causes {
 		if i == 3 {
-			parts = append(parts, fmt.Sprintf("(%d more)", len(e.Causes)-3))
+			parts = append(parts, fmt.Sprintf("(%d more)", len(f.causes)-3))
 			break
 		}
 		bp := m.problems(b)
@@ -445,17 +448,12 @@ func displayName(tree any, toks []string) string {
 }
 
 // typeName names the JSON type of an argument value the way JSON Schema
-// does, telling integers from other numbers (the library reports every
-// number as "number", which reads oddly next to "want string" for 5).
+// does, telling integers from other numbers ("got number, want string" for
+// 5 would read oddly).
 func typeName(v any) string {
-	if n, ok := v.(json.Number); ok {
-		if isJSONInteger(string(n)) {
+	if d, ok := numberOf(v); ok {
+		if d.isInteger() {
 			return "integer"
-		}
-		if !hugeExponent(string(n)) {
-			if r, ok := new(big.Rat).SetString(string(n)); ok && r.IsInt() {
-				return "integer"
-			}
 		}
 		return "number"
 	}

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks mcpctl against curl (Streamable HTTP, warm and cold cache) and
+# Benchmarks mcpctl's start-up against an empty Go program, mcpctl against
+# curl (Streamable HTTP, warm and cold cache) and
 # against piping the request into the server (stdio), and writes the results
 # to BENCHMARKS.md at the repository root. Arguments go to the harness, e.g.
 #
@@ -36,19 +37,21 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 echo "run.sh: building into $tmp" >&2
-go build -trimpath -o "$tmp/mcpctl" .
+# mcpctl as the Makefile builds it (static, no cgo): what `make install` ships.
+CGO_ENABLED=0 go build -trimpath -o "$tmp/mcpctl" .
 go build -trimpath -o "$tmp/demo" ./tests/servers/demo
-go build -trimpath -o "$tmp/noop" ./tests/bench/noop
+CGO_ENABLED=0 go build -trimpath -o "$tmp/noop" ./tests/bench/noop
 go build -trimpath -o "$tmp/harness" ./tests/bench/harness
-# The same mcpctl without cgo, timed next to the real one in "Where the time
-# goes": what dynamic linking against libc costs at start-up.
-CGO_ENABLED=0 go build -trimpath -o "$tmp/mcpctl-nocgo" .
+# The same mcpctl with cgo (a plain `go build` where gcc is installed), timed
+# next to it in "Where the time goes": what dynamic linking against libc
+# costs at start-up.
+go build -trimpath -o "$tmp/mcpctl-cgo" .
 
 # In the background so that the traps above run as soon as a signal comes.
 "$tmp/harness" \
 	-mcpctl "$tmp/mcpctl" -demo "$tmp/demo" -noop "$tmp/noop" \
-	-variant "static (CGO_ENABLED=0)=$tmp/mcpctl-nocgo" \
-	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" -extra "$root/tests/bench/listen-results.md,$root/tests/bench/era-results.md,$root/tests/bench/complete-results.md" \
+	-variant "dynamic (plain go build, cgo)=$tmp/mcpctl-cgo" \
+	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" -extra "$root/tests/bench/jsonschema.md,$root/tests/bench/listen-results.md,$root/tests/bench/era-results.md,$root/tests/bench/complete-results.md" \
 	-command "bash tests/bench/run.sh" "$@" &
 harness_pid=$!
 status=0

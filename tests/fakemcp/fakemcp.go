@@ -204,6 +204,8 @@ func (s *server) handle(req request) reply {
 			return reply{status: 400, messages: []string{rpcError(id, -32020, "Header mismatch: Mcp-Param-Region missing", "")}, exit: -1}
 		}
 		return s.echo(req)
+	case "schemas": // issue 14 item 1: schemas.go
+		return s.schemas(req)
 	}
 	return s.echo(req)
 }
@@ -263,6 +265,7 @@ func Modes() string {
 		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]", // issue 13, items 2 and 6
 		"invisible", "stderrescapes[:exit]", "stderrflood:N:L", // issue 13, items 4 and 9
 		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
+		"schemas", // issue 14, item 1 (schemas.go)
 	}, ", ")
 }
 
