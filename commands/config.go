@@ -14,6 +14,7 @@ import (
 	"github.com/google/shlex"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -438,7 +439,7 @@ func configEditCommand(ios *output.IOStreams) *cli.Command {
 			}
 			file := configFile()
 			if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-				if err := config.WriteFileAtomic(file, []byte(config.NewFileText)); err != nil {
+				if err := atomicfile.Write(file, []byte(config.NewFileText)); err != nil {
 					return fmt.Errorf("creating %s: %w", file, err)
 				}
 			}
