@@ -10,21 +10,8 @@ import (
 )
 
 // stateDir is where mcpctl keeps what must outlive one run (task ids, the
-// key that seals continuations): $MCPCTL_STATE_DIR, else
-// $XDG_STATE_HOME/mcpctl, else ~/.local/state/mcpctl.
-func stateDir() (string, error) {
-	if d := os.Getenv("MCPCTL_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "mcpctl"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", errors.New("no state directory: set MCPCTL_STATE_DIR or XDG_STATE_HOME")
-	}
-	return filepath.Join(home, ".local", "state", "mcpctl"), nil
-}
+// key that seals continuations, OAuth tokens): config.Dirs.
+func stateDir() (string, error) { return machineDirs().StateDir() }
 
 // stateKey returns this user's secret for sealing continuation documents,
 // creating it (0600) on first use.
