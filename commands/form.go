@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -135,14 +136,14 @@ func (p *formPrompter) askForm(ctx context.Context, message string, requestedSch
 	}
 	fmt.Fprintf(p.out, "\n%s %s\n", p.bold("The server asks:"), output.Sanitize(message))
 	fmt.Fprintln(p.out, "(Enter keeps a [default]; type !decline or !cancel at any prompt to answer that instead)")
-	content := newObject()
+	content := ojson.Members{}
 	for _, f := range schema.fields {
 		v, err := p.askField(ctx, f)
 		if err != nil {
 			return endResult(err)
 		}
 		if v != nil {
-			content.set(f.name, v)
+			content.Set(f.name, v)
 		}
 	}
 	for {
@@ -152,7 +153,7 @@ func (p *formPrompter) askForm(ctx context.Context, message string, requestedSch
 		}
 		switch strings.ToLower(ans) {
 		case "", "y", "yes":
-			return acceptResult(content.raw()), nil
+			return acceptResult(content.JSON()), nil
 		case "d", "decline":
 			return json.RawMessage(`{"action":"decline"}`), nil
 		case "c", "cancel":

@@ -19,6 +19,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 type formOption struct {
@@ -70,22 +72,22 @@ func parseRequestedSchema(raw json.RawMessage) (*formSchema, error) {
 		return nil, fmt.Errorf("requestedSchema is not a JSON object")
 	}
 	var required []string
-	if r, ok := root.vals["required"]; ok {
+	if r := root.Get("required"); r != nil {
 		if json.Unmarshal(r, &required) != nil {
 			return nil, fmt.Errorf("requestedSchema.required is not a list of names")
 		}
 	}
 	s := &formSchema{}
-	props, ok := root.vals["properties"]
-	if !ok {
+	props := root.Get("properties")
+	if props == nil {
 		return s, nil
 	}
 	po, err := parseObject("properties", props)
 	if err != nil {
 		return nil, fmt.Errorf("requestedSchema.properties is not an object")
 	}
-	for _, name := range po.keys {
-		f, err := parseFormField(name, po.vals[name])
+	for _, p := range po {
+		f, err := parseFormField(p.Key, p.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +258,7 @@ func (f *formField) valueFromString(s string) (json.RawMessage, error) {
 			return nil, fmt.Errorf("answer yes or no")
 		}
 	default:
-		v = jsonString(s)
+		v = ojson.String(s)
 	}
 	return v, f.check(v)
 }
@@ -398,11 +400,11 @@ func elicitDefaults(requestedSchema json.RawMessage) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	content := newObject()
+	content := ojson.Members{}
 	var missing []string
 	for _, f := range s.fields {
 		if len(f.def) > 0 {
-			content.set(f.name, f.def)
+			content.Set(f.name, f.def)
 		} else if f.required {
 			missing = append(missing, f.name)
 		}
@@ -410,7 +412,7 @@ func elicitDefaults(requestedSchema json.RawMessage) (json.RawMessage, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("required fields without a default: %s", strings.Join(missing, ", "))
 	}
-	return content.raw(), nil
+	return content.JSON(), nil
 }
 
 // typeElicitValue types a --answer value for field by the requested schema.
@@ -446,23 +448,23 @@ func checkElicitResult(requestedSchema, result json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	content := newObject()
+	content := ojson.Members{}
 	if len(r.Content) > 0 && string(r.Content) != "null" {
 		if content, err = parseObject("content", r.Content); err != nil {
 			return fmt.Errorf("content must be an object")
 		}
 	}
-	for _, k := range content.keys {
+	for _, k := range content.Keys() {
 		f := s.field(k)
 		if f == nil {
 			return fmt.Errorf("the server asks for no field %q (it asks for %s)", k, strings.Join(s.names(), ", "))
 		}
-		if err := f.check(content.vals[k]); err != nil {
+		if err := f.check(content.Get(k)); err != nil {
 			return err
 		}
 	}
 	for _, f := range s.fields {
-		if _, ok := content.vals[f.name]; f.required && !ok {
+		if f.required && !content.Has(f.name) {
 			return fmt.Errorf("the required field %q is missing", f.name)
 		}
 	}

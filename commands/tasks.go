@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -66,9 +67,9 @@ func taskIDArg(c *cli.Context) (string, error) {
 }
 
 func taskParams(id string) json.RawMessage {
-	o := newObject()
-	o.set("taskId", jsonString(id))
-	return o.raw()
+	o := ojson.Members{}
+	o.Set("taskId", ojson.String(id))
+	return o.JSON()
 }
 
 func tasksCommand(ios *output.IOStreams) *cli.Command {

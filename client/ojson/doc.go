@@ -14,7 +14,9 @@
 //     duplicate keeps the first one's place and the last one's value);
 //     numbers stay json.Number, so big integers and exact decimals are
 //     never rounded through float64; with KeepText every member and item
-//     also remembers the text it was parsed from.
+//     also remembers the text it was parsed from. A tree may also hold
+//     json.RawMessage leaves, values kept as written, which Encode writes
+//     as they are (a tree built a level at a time, over raw input).
 //
 // Encode and String write JSON back without HTML escaping, so that `<`,
 // `>` and `&` come back as they were given.

@@ -7,7 +7,9 @@ import (
 )
 
 // Encode writes a tree value (or a plain string, json.Number, bool or
-// nil) as compact JSON, keys in order and numbers as their text.
+// nil) as compact JSON, keys in order and numbers as their text. A
+// json.RawMessage in the tree is a value kept as it was written, and is
+// written so (empty: null).
 func Encode(v any) []byte {
 	var b bytes.Buffer
 	writeValue(&b, v)
@@ -40,6 +42,12 @@ func writeValue(b *bytes.Buffer, v any) {
 		writeString(b, t)
 	case json.Number:
 		b.WriteString(string(t))
+	case json.RawMessage:
+		if len(t) == 0 {
+			b.WriteString("null")
+		} else {
+			b.Write(t)
+		}
 	case bool:
 		b.WriteString(strconv.FormatBool(t))
 	case nil:

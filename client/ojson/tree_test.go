@@ -103,3 +103,14 @@ func TestString(t *testing.T) {
 		}
 	}
 }
+
+// A tree built over raw input writes its raw leaves as they were given.
+func TestEncodeRawLeaves(t *testing.T) {
+	o := NewObject()
+	o.Set("kept", json.RawMessage(`{ "b" : 1.50 }`))
+	o.Set("none", json.RawMessage(nil))
+	o.Set("list", NewArray(json.RawMessage(`[ 1 ]`), "x"))
+	if got := string(Encode(o)); got != `{"kept":{ "b" : 1.50 },"none":null,"list":[[ 1 ],"x"]}` {
+		t.Errorf("Encode = %s", got)
+	}
+}
