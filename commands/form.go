@@ -196,13 +196,31 @@ func (p *formPrompter) askField(ctx context.Context, f *formField) (json.RawMess
 				return nil, nil
 			}
 		}
-		v, err := f.valueFromString(ans)
+		v, err := f.valueFromPrompt(ans)
 		if err != nil {
 			fmt.Fprintf(p.out, "  %s; try again\n", output.SanitizeLine(strings.TrimPrefix(err.Error(), f.name+": ")))
 			continue
 		}
 		return v, nil
 	}
+}
+
+// valueFromPrompt is valueFromString for an answer typed at the form's
+// prompt, where a boolean field asks "yes or no": there, and only there,
+// yes and no (y, n, on, off, 1, 0, in any case) stand for true and false.
+// --answer and --answers take true or false, as tools call does.
+func (f *formField) valueFromPrompt(ans string) (json.RawMessage, error) {
+	if f.typ == "boolean" && len(f.options) == 0 && !f.multi {
+		switch strings.ToLower(ans) {
+		case "y", "yes", "true", "on", "1":
+			ans = "true"
+		case "n", "no", "false", "off", "0":
+			ans = "false"
+		default:
+			return nil, fmt.Errorf("answer yes or no")
+		}
+	}
+	return f.valueFromString(ans)
 }
 
 func fieldHint(f *formField) string {
@@ -216,11 +234,11 @@ func fieldHint(f *formField) string {
 	case f.typ == "integer", f.typ == "number":
 		h := "  a " + map[string]string{"integer": "whole number", "number": "number"}[f.typ]
 		if f.min != nil && f.max != nil {
-			h += fmt.Sprintf(" from %s to %s", num(*f.min), num(*f.max))
+			h += fmt.Sprintf(" from %s to %s", f.min.String(), f.max.String())
 		} else if f.min != nil {
-			h += " ≥ " + num(*f.min)
+			h += " ≥ " + f.min.String()
 		} else if f.max != nil {
-			h += " ≤ " + num(*f.max)
+			h += " ≤ " + f.max.String()
 		}
 		return h
 	case f.format != "":

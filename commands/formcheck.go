@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/mail"
 	"net/url"
 	"regexp"
@@ -21,6 +20,7 @@ import (
 	"time"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/client/schema"
 )
 
 type formOption struct {
@@ -33,7 +33,7 @@ type formField struct {
 	def                                     json.RawMessage
 	options                                 []formOption // single- or multi-select choices
 	multi                                   bool
-	min, max                                *float64
+	min, max                                *json.Number
 	minLen, maxLen, minItems, maxItems      *int
 	required                                bool
 }
@@ -115,8 +115,8 @@ func parseFormField(name string, raw json.RawMessage) (*formField, error) {
 		EnumNames   []string          `json:"enumNames"`
 		OneOf       []json.RawMessage `json:"oneOf"`
 		AnyOf       []json.RawMessage `json:"anyOf"`
-		Minimum     *float64          `json:"minimum"`
-		Maximum     *float64          `json:"maximum"`
+		Minimum     *json.Number      `json:"minimum"`
+		Maximum     *json.Number      `json:"maximum"`
 		MinLength   *int              `json:"minLength"`
 		MaxLength   *int              `json:"maxLength"`
 		MinItems    *int              `json:"minItems"`
@@ -212,8 +212,10 @@ func displayValue(v json.RawMessage) string {
 	return string(v)
 }
 
-// valueFromString converts what a person typed (or --answer gave) into the
-// field's JSON value, checked.
+// valueFromString converts what --answer gave (or a person typed) into the
+// field's JSON value, checked. Text is typed by the field's type as tools
+// call types key=value items (schema.TypeText): numbers keep their text
+// exactly, and a boolean is true or false.
 func (f *formField) valueFromString(s string) (json.RawMessage, error) {
 	if f.multi {
 		var items []json.RawMessage
@@ -235,30 +237,10 @@ func (f *formField) valueFromString(s string) (json.RawMessage, error) {
 	if len(f.options) > 0 {
 		return f.choose(s)
 	}
-	var v json.RawMessage
-	switch f.typ {
-	case "integer":
-		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", s)
-		}
-		v = json.RawMessage(s)
-	case "number":
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) || strings.ContainsAny(s, "xXpP_") {
-			return nil, fmt.Errorf("%q is not a number", s)
-		}
-		v = json.RawMessage(strconv.FormatFloat(n, 'f', -1, 64))
-	case "boolean":
-		switch strings.ToLower(s) {
-		case "y", "yes", "true", "on", "1":
-			v = json.RawMessage("true")
-		case "n", "no", "false", "off", "0":
-			v = json.RawMessage("false")
-		default:
-			return nil, fmt.Errorf("answer yes or no")
-		}
-	default:
-		v = ojson.String(s)
+	v, ok := schema.TypeText(f.typ, s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not %s", s, map[string]string{
+			"integer": "a whole number", "number": "a number", "boolean": "true or false"}[f.typ])
 	}
 	return v, f.check(v)
 }
@@ -326,15 +308,14 @@ func (f *formField) check(v json.RawMessage) error {
 		if json.Unmarshal(v, &n) != nil {
 			return fmt.Errorf("%s: want a %s, got %s", f.name, f.typ, string(v))
 		}
-		x, err := n.Float64()
-		if err != nil || (f.typ == "integer" && x != math.Trunc(x)) {
+		if f.typ == "integer" && !schema.IsInteger(n.String()) {
 			return fmt.Errorf("%s: want an integer, got %s", f.name, string(v))
 		}
-		if f.min != nil && x < *f.min {
-			return fmt.Errorf("%s: must be at least %s", f.name, num(*f.min))
+		if c, ok := compareBound(n, f.min); ok && c < 0 {
+			return fmt.Errorf("%s: must be at least %s", f.name, f.min.String())
 		}
-		if f.max != nil && x > *f.max {
-			return fmt.Errorf("%s: must be at most %s", f.name, num(*f.max))
+		if c, ok := compareBound(n, f.max); ok && c > 0 {
+			return fmt.Errorf("%s: must be at most %s", f.name, f.max.String())
 		}
 	case "boolean":
 		if s := string(v); s != "true" && s != "false" {
@@ -348,6 +329,15 @@ func (f *formField) check(v json.RawMessage) error {
 		return f.checkString(s)
 	}
 	return nil
+}
+
+// compareBound compares n with a bound exactly (schema.CompareNumbers); ok
+// is false without a bound.
+func compareBound(n json.Number, bound *json.Number) (int, bool) {
+	if bound == nil {
+		return 0, false
+	}
+	return schema.CompareNumbers(n.String(), bound.String())
 }
 
 func (f *formField) isOption(v json.RawMessage) bool {

@@ -388,12 +388,8 @@ func literalMatches(m any, str string) bool {
 
 // numbersEqual compares two JSON number literals exactly (decimal.go).
 func numbersEqual(a, b string) bool {
-	if a == b {
-		return true
-	}
-	da, ok1 := parseDecimal(a)
-	db, ok2 := parseDecimal(b)
-	return ok1 && ok2 && da.cmp(db) == 0
+	c, ok := CompareNumbers(a, b)
+	return a == b || ok && c == 0
 }
 
 // accepts reports whether v is valid at the location described by e.
