@@ -234,11 +234,11 @@ func fieldHint(f *formField) string {
 	case f.typ == "integer", f.typ == "number":
 		h := "  a " + map[string]string{"integer": "whole number", "number": "number"}[f.typ]
 		if f.min != nil && f.max != nil {
-			h += fmt.Sprintf(" from %s to %s", f.min.String(), f.max.String())
+			h += fmt.Sprintf(" from %s to %s", boundText(*f.min), boundText(*f.max))
 		} else if f.min != nil {
-			h += " ≥ " + f.min.String()
+			h += " ≥ " + boundText(*f.min)
 		} else if f.max != nil {
-			h += " ≤ " + f.max.String()
+			h += " ≤ " + boundText(*f.max)
 		}
 		return h
 	case f.format != "":

@@ -312,10 +312,10 @@ func (f *formField) check(v json.RawMessage) error {
 			return fmt.Errorf("%s: want an integer, got %s", f.name, string(v))
 		}
 		if c, ok := compareBound(n, f.min); ok && c < 0 {
-			return fmt.Errorf("%s: must be at least %s", f.name, f.min.String())
+			return fmt.Errorf("%s: must be at least %s", f.name, boundText(*f.min))
 		}
 		if c, ok := compareBound(n, f.max); ok && c > 0 {
-			return fmt.Errorf("%s: must be at most %s", f.name, f.max.String())
+			return fmt.Errorf("%s: must be at most %s", f.name, boundText(*f.max))
 		}
 	case "boolean":
 		if s := string(v); s != "true" && s != "false" {
@@ -338,6 +338,17 @@ func compareBound(n json.Number, bound *json.Number) (int, bool) {
 		return 0, false
 	}
 	return schema.CompareNumbers(n.String(), bound.String())
+}
+
+// boundText shows a bound as people write it: 3.0 as 3; anything else as
+// the schema wrote it, so always exactly. (Done on the text: a bound like
+// 1e999999999 must cost nothing to show.)
+func boundText(n json.Number) string {
+	s := n.String()
+	if i := strings.IndexByte(s, '.'); i >= 0 && !strings.ContainsAny(s, "eE") && strings.Trim(s[i+1:], "0") == "" {
+		return s[:i]
+	}
+	return s
 }
 
 func (f *formField) isOption(v json.RawMessage) bool {

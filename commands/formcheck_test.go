@@ -78,3 +78,23 @@ func TestFormPromptYesNo(t *testing.T) {
 		t.Error("--answer b=yes was accepted")
 	}
 }
+
+// Bounds are shown as written, exactly, 3.0 as 3.
+func TestFormBoundsShown(t *testing.T) {
+	s, err := parseRequestedSchema(json.RawMessage(`{"type":"object","properties":{
+		"h":{"type":"number","minimum":0.5,"maximum":3.0},
+		"n":{"type":"integer","maximum":9007199254740993},
+		"e":{"type":"number","minimum":1e999999999}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"h": "  a number from 0.5 to 3",
+		"n": "  a whole number ≤ 9007199254740993",
+		"e": "  a number ≥ 1e999999999",
+	} {
+		if got := fieldHint(s.field(name)); got != want {
+			t.Errorf("hint of %s = %q, want %q", name, got, want)
+		}
+	}
+}
