@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpctl/mcpctl/client/internal/atomicfile"
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
 // cacheFormat changes whenever the entry layout does.
@@ -145,7 +145,7 @@ func (c *Cache) PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error {
 		return err
 	}
 	// The file is 0600, as results may hold private data.
-	return atomicfile.Write(c.Dir, c.path(k), data)
+	return atomicfile.Write(c.path(k), data)
 }
 
 // Delete removes the entry for k, if any.

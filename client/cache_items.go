@@ -1,6 +1,10 @@
 package client
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
+)
 
 // CachedItems returns the items (under key: "tools", "prompts",
 // "resources", "resourceTemplates") of a paginated list as the cache holds
@@ -41,7 +45,7 @@ func (c *Cache) cachedPages(k CacheKey, credential, key string) ([]json.RawMessa
 		if e == nil {
 			return found()
 		}
-		fields, err := splitObject(e.Result)
+		fields, err := ojson.SplitObject(e.Result)
 		if err != nil {
 			return found()
 		}

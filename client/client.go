@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // Implementation names a client or server.
@@ -406,39 +408,39 @@ func progressTokenOf(params json.RawMessage) string {
 // version, capabilities and client info, a progress token (the request
 // id, unique in the process) and the log level asked for.
 func (c *Client) withMeta(params json.RawMessage, version string, id int64) (json.RawMessage, error) {
-	var fields []field
+	var fields ojson.Members
 	if len(bytes.TrimSpace(params)) > 0 && string(bytes.TrimSpace(params)) != "null" {
 		var err error
-		fields, err = splitObject(params)
+		fields, err = ojson.SplitObject(params)
 		if err != nil {
 			return nil, &ParamsError{Msg: "params must be a JSON object"}
 		}
 	}
 	info, _ := json.Marshal(c.opts.ClientInfo)
 	ver, _ := json.Marshal(version)
-	var meta []field
-	if existing := getField(fields, "_meta"); existing != nil {
-		m, err := splitObject(existing)
+	var meta ojson.Members
+	if existing := fields.Get("_meta"); existing != nil {
+		m, err := ojson.SplitObject(existing)
 		if err != nil {
 			return nil, &ParamsError{Msg: "params._meta must be a JSON object"}
 		}
 		meta = m
 	}
-	meta = setField(meta, "io.modelcontextprotocol/protocolVersion", ver)
-	meta = setField(meta, "io.modelcontextprotocol/clientCapabilities", c.opts.Capabilities)
+	meta.Set("io.modelcontextprotocol/protocolVersion", ver)
+	meta.Set("io.modelcontextprotocol/clientCapabilities", c.opts.Capabilities)
 	if c.opts.ClientInfo.Name != "" {
-		meta = setField(meta, "io.modelcontextprotocol/clientInfo", info)
+		meta.Set("io.modelcontextprotocol/clientInfo", info)
 	}
-	if getField(meta, "progressToken") == nil {
-		meta = setField(meta, "progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
+	if meta.Get("progressToken") == nil {
+		meta.Set("progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
 	}
 	if c.opts.LogLevel != "" {
 		lvl, _ := json.Marshal(c.opts.LogLevel)
-		meta = setField(meta, "io.modelcontextprotocol/logLevel", lvl)
+		meta.Set("io.modelcontextprotocol/logLevel", lvl)
 	}
-	fields = deleteField(fields, "_meta")
-	out := append([]field{{Key: "_meta", Value: joinObject(meta)}}, fields...)
-	return joinObject(out), nil
+	fields.Delete("_meta")
+	out := append(ojson.Members{{Key: "_meta", Value: meta.JSON()}}, fields...)
+	return out.JSON(), nil
 }
 
 // ParamsError means the caller's params could not be used.

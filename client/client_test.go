@@ -171,9 +171,10 @@ func TestWithMetaParamsError(t *testing.T) {
 		{"_meta array", `{"_meta":[1]}`},
 		{"_meta string", `{"_meta":"x"}`},
 		// Regression (fixed): once wrong, now pinned:
-		//   splitObject stops at the first member it cannot find and never
-		//   checks for the closing brace or trailing data, so these are silently
-		//   repaired or truncated instead of rejected.
+		//   the object splitter (now ojson.SplitObject) stopped at the first
+		//   member it could not find and never checked for the closing brace
+		//   or trailing data, so these were silently repaired or truncated
+		//   instead of rejected.
 		{"unterminated object", `{"a":1`},
 		{"trailing data", `{"a":1} {"b":2}`},
 	}

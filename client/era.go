@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpctl/mcpctl/client/internal/atomicfile"
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
 // Era says which generation of MCP a server speaks.
@@ -95,7 +95,7 @@ func (s *FileEraStore) LoadEra(server string) (EraInfo, bool) {
 // SaveEra implements EraStore.
 func (s *FileEraStore) SaveEra(server string, e EraInfo) error {
 	data, _ := json.Marshal(eraFile{Server: server, EraInfo: e})
-	return atomicfile.Write(s.Dir, s.path(server), data)
+	return atomicfile.Write(s.path(server), data)
 }
 
 // ForgetEra implements EraStore.
@@ -116,7 +116,7 @@ func clearDir(dir string) (int, error) {
 	}
 	n := 0
 	for _, f := range files {
-		if strings.HasSuffix(f.Name(), ".json") || strings.HasPrefix(f.Name(), ".tmp-") {
+		if strings.HasSuffix(f.Name(), ".json") || atomicfile.IsTemp(f.Name()) {
 			if os.Remove(filepath.Join(dir, f.Name())) == nil {
 				n++
 			}

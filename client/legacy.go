@@ -18,6 +18,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // ServerRequestHandler answers a request the server sent: a result, or an
@@ -226,11 +228,11 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 		want = c.opts.ProtocolVersion
 	}
 	for attempt := 0; ; attempt++ {
-		params := joinObject([]field{
+		params := ojson.Members{
 			{Key: "protocolVersion", Value: mustJSON(want)},
 			{Key: "capabilities", Value: legacyCapabilities(c.opts.Capabilities)},
 			{Key: "clientInfo", Value: mustJSON(c.opts.ClientInfo)},
-		})
+		}.JSON()
 		msg, err := c.roundTrip(ctx, "initialize", params, "", &CallOptions{})
 		if err != nil {
 			return nil, err
@@ -294,11 +296,12 @@ func offeredVersion(e *RPCError) string {
 // legacyCapabilities is the modern clientCapabilities object without what
 // legacy revisions lack (extensions: the Tasks extension is 2026-only).
 func legacyCapabilities(caps json.RawMessage) json.RawMessage {
-	fields, err := splitObject(caps)
+	fields, err := ojson.SplitObject(caps)
 	if err != nil {
 		return json.RawMessage(`{}`)
 	}
-	return joinObject(deleteField(fields, "extensions"))
+	fields.Delete("extensions")
+	return fields.JSON()
 }
 
 // legacyMeta adds a progress token (the request id) to params._meta,
@@ -308,17 +311,17 @@ func legacyMeta(params json.RawMessage, id int64) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	var meta []field
-	if existing := getField(fields, "_meta"); existing != nil {
-		if meta, err = splitObject(existing); err != nil {
+	var meta ojson.Members
+	if existing := fields.Get("_meta"); existing != nil {
+		if meta, err = ojson.SplitObject(existing); err != nil {
 			return nil, &ParamsError{Msg: "params._meta must be a JSON object"}
 		}
 	}
-	if getField(meta, "progressToken") == nil {
-		meta = setField(meta, "progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
+	if meta.Get("progressToken") == nil {
+		meta.Set("progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
 	}
-	fields = deleteField(fields, "_meta")
-	return joinObject(append([]field{{Key: "_meta", Value: joinObject(meta)}}, fields...)), nil
+	fields.Delete("_meta")
+	return append(ojson.Members{{Key: "_meta", Value: meta.JSON()}}, fields...).JSON(), nil
 }
 
 func hasCapability(initResult json.RawMessage, name string) bool {
@@ -393,12 +396,12 @@ func (c *Client) serveRequest(ctx context.Context, method string, params json.Ra
 }
 
 // paramsFields splits params into fields; absent or null params are none.
-func paramsFields(params json.RawMessage) ([]field, error) {
+func paramsFields(params json.RawMessage) (ojson.Members, error) {
 	t := bytes.TrimSpace(params)
 	if len(t) == 0 || string(t) == "null" {
 		return nil, nil
 	}
-	f, err := splitObject(params)
+	f, err := ojson.SplitObject(params)
 	if err != nil {
 		return nil, &ParamsError{Msg: "params must be a JSON object"}
 	}

@@ -13,6 +13,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEvent func(ListenEvent)) (json.RawMessage, error) {
@@ -43,25 +45,25 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 	}
 	_ = json.Unmarshal(c.InitializeResult(), &init)
 	caps := init.Capabilities
-	var ack []field
+	var ack ojson.Members
 	on := json.RawMessage("true")
 	tools := f.Tools && caps.Tools != nil && caps.Tools.ListChanged
 	prompts := f.Prompts && caps.Prompts != nil && caps.Prompts.ListChanged
 	resources := f.Resources && caps.Resources != nil && caps.Resources.ListChanged
 	if tools {
-		ack = append(ack, field{Key: "toolsListChanged", Value: on})
+		ack = append(ack, ojson.Member{Key: "toolsListChanged", Value: on})
 	}
 	if prompts {
-		ack = append(ack, field{Key: "promptsListChanged", Value: on})
+		ack = append(ack, ojson.Member{Key: "promptsListChanged", Value: on})
 	}
 	if resources {
-		ack = append(ack, field{Key: "resourcesListChanged", Value: on})
+		ack = append(ack, ojson.Member{Key: "resourcesListChanged", Value: on})
 	}
 	subscribed := map[string]bool{}
 	var uris []string
 	if len(f.URIs) > 0 && caps.Resources != nil && caps.Resources.Subscribe {
 		for _, uri := range f.URIs {
-			p := joinObject([]field{{Key: "uri", Value: mustJSON(uri)}})
+			p := ojson.Members{{Key: "uri", Value: mustJSON(uri)}}.JSON()
 			if _, err := c.legacyCall(ctx, "resources/subscribe", p, &CallOptions{}); err != nil {
 				c.warn("resources/subscribe " + uri + ": " + err.Error())
 				continue
@@ -72,11 +74,11 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 		defer c.unsubscribe(ctx, uris)
 	}
 	if len(f.URIs) > 0 {
-		ack = append(ack, field{Key: "resourceSubscriptions", Value: mustJSON(append([]string{}, uris...))})
+		ack = append(ack, ojson.Member{Key: "resourceSubscriptions", Value: mustJSON(append([]string{}, uris...))})
 	}
 	null := json.RawMessage("null")
 	onEvent(ListenEvent{Kind: "acknowledged", SubscriptionID: null, Method: "notifications/subscriptions/acknowledged",
-		Params: joinObject([]field{{Key: "notifications", Value: joinObject(ack)}})})
+		Params: ojson.Members{{Key: "notifications", Value: ack.JSON()}}.JSON()})
 	err := w.Watch(ctx, func(n Notification) {
 		wanted := false
 		switch n.Method {
@@ -108,7 +110,7 @@ func (c *Client) unsubscribe(ctx context.Context, uris []string) {
 	uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	for _, uri := range uris {
-		p := joinObject([]field{{Key: "uri", Value: mustJSON(uri)}})
+		p := ojson.Members{{Key: "uri", Value: mustJSON(uri)}}.JSON()
 		_, _ = c.legacyCall(uctx, "resources/unsubscribe", p, &CallOptions{})
 	}
 }

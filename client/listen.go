@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // SubscriptionIDKey tags every notification of a subscription.
@@ -60,7 +62,7 @@ func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOp
 	if c.Legacy() {
 		return c.legacyListen(ctx, filter, onEvent)
 	}
-	params := joinObject([]field{{Key: "notifications", Value: filter}})
+	params := ojson.Members{{Key: "notifications", Value: filter}}.JSON()
 	var mu sync.Mutex
 	var subID string
 	acked := false

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // InputRequest is one entry of an inputRequests map, in the server's order.
@@ -59,13 +61,13 @@ var mrtrMethods = map[string]bool{"tools/call": true, "prompts/get": true, "reso
 // parseInputRequired splits an input_required result into its requests, in
 // wire order, and its raw requestState (nil when absent).
 func parseInputRequired(result json.RawMessage) ([]InputRequest, json.RawMessage, error) {
-	fields, err := splitObject(result)
+	fields, err := ojson.SplitObject(result)
 	if err != nil {
 		return nil, nil, &ProtocolError{Msg: "input_required result is not a JSON object"}
 	}
 	var reqs []InputRequest
-	if raw := getField(fields, "inputRequests"); raw != nil && string(raw) != "null" {
-		entries, err := splitObject(raw)
+	if raw := fields.Get("inputRequests"); raw != nil && string(raw) != "null" {
+		entries, err := ojson.SplitObject(raw)
 		if err != nil {
 			return nil, nil, &ProtocolError{Msg: "inputRequests is not a JSON object"}
 		}
@@ -80,7 +82,7 @@ func parseInputRequired(result json.RawMessage) ([]InputRequest, json.RawMessage
 			reqs = append(reqs, InputRequest{Key: e.Key, Method: r.Method, Params: r.Params})
 		}
 	}
-	state := getField(fields, "requestState")
+	state := fields.Get("requestState")
 	if state != nil {
 		var s string
 		if json.Unmarshal(state, &s) != nil {
@@ -96,27 +98,28 @@ func parseInputRequired(result json.RawMessage) ([]InputRequest, json.RawMessage
 // retryParams is the original params plus the answers and the server's
 // requestState, exactly as received.
 func retryParams(params json.RawMessage, reqs []InputRequest, answers map[string]json.RawMessage, state json.RawMessage) (json.RawMessage, error) {
-	var fields []field
+	var fields ojson.Members
 	if len(params) > 0 && string(params) != "null" {
 		var err error
-		if fields, err = splitObject(params); err != nil {
+		if fields, err = ojson.SplitObject(params); err != nil {
 			return nil, &ParamsError{Msg: "params must be a JSON object"}
 		}
 	}
-	fields = deleteField(deleteField(fields, "inputResponses"), "requestState")
+	fields.Delete("inputResponses")
+	fields.Delete("requestState")
 	if len(reqs) > 0 {
-		var resp []field
+		var resp ojson.Members
 		for _, r := range reqs {
 			if a, ok := answers[r.Key]; ok {
-				resp = append(resp, field{Key: r.Key, Value: a})
+				resp = append(resp, ojson.Member{Key: r.Key, Value: a})
 			}
 		}
-		fields = append(fields, field{Key: "inputResponses", Value: joinObject(resp)})
+		fields = append(fields, ojson.Member{Key: "inputResponses", Value: resp.JSON()})
 	}
 	if state != nil {
-		fields = append(fields, field{Key: "requestState", Value: state})
+		fields = append(fields, ojson.Member{Key: "requestState", Value: state})
 	}
-	return joinObject(fields), nil
+	return fields.JSON(), nil
 }
 
 // InputRequiredError ends a call whose input could not be given. It holds

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // List calls a paginated list method. With all set it follows nextCursor
@@ -40,7 +42,7 @@ func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all b
 	if err != nil || !all {
 		return first, err
 	}
-	fields, err := splitObject(first)
+	fields, err := ojson.SplitObject(first)
 	if err != nil {
 		return nil, &ProtocolError{Msg: method + " result is not a JSON object"}
 	}
@@ -82,7 +84,7 @@ func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all b
 			return nil, err
 		}
 		size += len(raw)
-		pf, err := splitObject(raw)
+		pf, err := ojson.SplitObject(raw)
 		if err != nil {
 			return nil, &ProtocolError{Msg: method + " result is not a JSON object"}
 		}
@@ -93,9 +95,9 @@ func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all b
 		pages = append(pages, more)
 		next = cur
 	}
-	fields = setField(fields, key, joinItems(pages))
-	fields = deleteField(fields, "nextCursor")
-	return joinObject(fields), nil
+	fields.Set(key, joinItems(pages))
+	fields.Delete("nextCursor")
+	return fields.JSON(), nil
 }
 
 // errListTimeout is the cause of a listing cut short by Options.Timeout.
@@ -126,16 +128,16 @@ func (l *cursorLoop) repeats(next string) bool {
 // brackets, raw (nil for none), and the page's nextCursor. The items are
 // kept as one piece of the page, not one value each: a page of a million
 // tiny items would otherwise cost many times its size.
-func pageItems(fields []field, key string) ([]byte, string, error) {
+func pageItems(fields ojson.Members, key string) ([]byte, string, error) {
 	var items []byte
-	if raw := bytes.TrimSpace(getField(fields, key)); raw != nil && string(raw) != "null" {
+	if raw := bytes.TrimSpace(fields.Get(key)); raw != nil && string(raw) != "null" {
 		if raw[0] != '[' {
 			return nil, "", fmt.Errorf("%q is not an array", key)
 		}
 		items = bytes.TrimSpace(raw[1 : len(raw)-1]) // splitObject checked the syntax
 	}
 	var next string
-	if raw := getField(fields, "nextCursor"); raw != nil && string(raw) != "null" {
+	if raw := fields.Get("nextCursor"); raw != nil && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &next); err != nil {
 			return nil, "", fmt.Errorf("nextCursor is not a string")
 		}

@@ -15,6 +15,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // TasksExtension is the extension's capability key.
@@ -111,9 +113,9 @@ func (e *TaskRoundsError) Error() string {
 
 const defaultPoll = time.Second
 
-func taskParams(id string, extra ...field) json.RawMessage {
+func taskParams(id string, extra ...ojson.Member) json.RawMessage {
 	b, _ := json.Marshal(id)
-	return joinObject(append([]field{{Key: "taskId", Value: b}}, extra...))
+	return append(ojson.Members{{Key: "taskId", Value: b}}, extra...).JSON()
 }
 
 // WaitTask polls the task of handle until it ends, answering its input
@@ -237,11 +239,11 @@ func pollInterval(t Task) time.Duration {
 // taskRequests reads the input requests of a task object; none when it
 // carries none this client can read.
 func taskRequests(task json.RawMessage) []InputRequest {
-	fields, err := splitObject(task)
+	fields, err := ojson.SplitObject(task)
 	if err != nil {
 		return nil
 	}
-	reqs, _, err := parseInputRequired(joinObject([]field{{Key: "inputRequests", Value: orEmptyObject(getField(fields, "inputRequests"))}}))
+	reqs, _, err := parseInputRequired(ojson.Members{{Key: "inputRequests", Value: orEmptyObject(fields.Get("inputRequests"))}}.JSON())
 	if err != nil {
 		return nil
 	}
@@ -294,14 +296,14 @@ func (c *Client) answerTaskRequests(ctx context.Context, id string, round int, r
 		}
 		return err
 	}
-	var resp []field
+	var resp ojson.Members
 	for _, r := range reqs {
 		if a, ok := answers[r.Key]; ok {
-			resp = append(resp, field{Key: r.Key, Value: a})
+			resp = append(resp, ojson.Member{Key: r.Key, Value: a})
 			answered[r.Key] = answerAction(a)
 		}
 	}
-	_, err = c.Call(ctx, "tasks/update", taskParams(id, field{Key: "inputResponses", Value: joinObject(resp)}), nil)
+	_, err = c.Call(ctx, "tasks/update", taskParams(id, ojson.Member{Key: "inputResponses", Value: resp.JSON()}), nil)
 	return err
 }
 

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // UnknownToolError names a tool the server does not offer, with the
@@ -63,12 +65,12 @@ func (c *Client) ListTools(ctx context.Context, cursor string, all bool) (json.R
 }
 
 func dropInvalidTools(raw json.RawMessage) (json.RawMessage, []string, error) {
-	fields, err := splitObject(raw)
+	fields, err := ojson.SplitObject(raw)
 	if err != nil {
 		return nil, nil, &ProtocolError{Msg: "tools/list result is not a JSON object"}
 	}
 	var tools []json.RawMessage
-	if t := getField(fields, "tools"); t != nil {
+	if t := fields.Get("tools"); t != nil {
 		if err := json.Unmarshal(t, &tools); err != nil {
 			return nil, nil, &ProtocolError{Msg: `tools/list: "tools" is not an array`}
 		}
@@ -90,7 +92,8 @@ func dropInvalidTools(raw json.RawMessage) (json.RawMessage, []string, error) {
 	if kept == nil {
 		kept = []json.RawMessage{}
 	}
-	return joinObject(setField(fields, "tools", joinArray(kept))), warnings, nil
+	fields.Set("tools", ojson.JoinArray(kept))
+	return fields.JSON(), warnings, nil
 }
 
 // FindTool returns the raw definition of name from a tools/list result.
@@ -203,7 +206,7 @@ func toolHeaders(name string, tool, args json.RawMessage) (http.Header, error) {
 
 func toolCallBody(name string, args json.RawMessage) json.RawMessage {
 	n, _ := json.Marshal(name)
-	return joinObject([]field{{"name", n}, {"arguments", argsOrEmpty(args)}})
+	return ojson.Members{{Key: "name", Value: n}, {Key: "arguments", Value: argsOrEmpty(args)}}.JSON()
 }
 
 func argsOrEmpty(args json.RawMessage) json.RawMessage {

@@ -9,69 +9,159 @@ import (
 // normalizeArgs lets flags go anywhere on the line. urfave/cli v2 (like
 // the standard flag package) stops at the first positional argument and
 // silently ignores flags after it, and only knows a global flag before the
-// subcommand. So the line is rebuilt as
+// subcommand. So the line is rebuilt from what scanArgs read as
 //
 //	global flags… command path… command flags… -- positionals…
 //
 // Unknown flags stay with the command, where urfave reports them. A "--"
-// written by the user ends flag processing as usual.
-//
-// A word before the command that is not a command itself names a
-// configured server when a command follows it: `mcpctl weather tools
-// list` is `mcpctl --server weather tools list`. Commands win: a server
-// named like one (or any name, alongside -s) needs -s.
+// written by the user ends flag processing as usual. A bare server name
+// becomes --server NAME.
 func normalizeArgs(app *cli.App, args []string) []string {
 	if len(args) == 0 {
 		return args
 	}
-	globals := flagArity(app.Flags)
-	// -h and --help belong to whichever command they follow.
-	delete(globals, "h")
-	delete(globals, "help")
-	var front, path, local, positional []string
-	flags := app.Flags
-	subs := app.Commands
+	l := scanArgs(app, args, false)
+	out := append([]string(nil), l.front...)
+	out = append(out, l.pathWords...)
+	out = append(out, l.local...)
+	if len(l.positional) > 0 {
+		out = append(append(out, "--"), l.positional...)
+	}
+	return out
+}
+
+// argLine is a command line as mcpctl reads it. Flag normalisation (what
+// runs) and completion (what TAB offers) both read lines with scanArgs, so
+// that they never disagree about which word is what.
+type argLine struct {
+	front      []string       // global flags with their values, and --server NAME for a bare name
+	path       []*cli.Command // the command words
+	pathWords  []string       // the command words as written (a name or an alias)
+	local      []string       // the command's flags (and unknown ones) with their values
+	positional []string
+	dashdash   bool                // the user wrote --
+	bare       string              // a server name written before the command
+	values     map[string][]string // every flag that takes a value (first name) → its values
+	pending    cli.Flag            // the line ends in this flag, its value not written yet
+}
+
+// scanArgs reads args with mcpctl's rules:
+//   - a flag may go anywhere: a global flag (the app's) anywhere on the
+//     line, the command's own flags once the command is written; a flag
+//     that takes a value takes the next word, whatever it looks like,
+//     unless written --name=value; unknown flags and -h take none;
+//   - "--" ends the flags: every word after it is positional;
+//   - command words come first; after the first positional, none;
+//   - a word before the command that is not a command names a configured
+//     server when the next word that is not a flag is a command and no
+//     -s/--server is given: `mcpctl weather tools list` is `mcpctl
+//     --server weather tools list`. Commands win: a server named like one
+//     needs -s.
+//
+// partial says the line is being typed: it may stop anywhere, so a bare
+// word at its end still counts as a server name (the command is to come).
+func scanArgs(app *cli.App, args []string, partial bool) *argLine {
+	l := &argLine{values: map[string][]string{}}
+	named := serverFlagGiven(args)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
-			positional = append(positional, args[i+1:]...)
+			l.dashdash = true
+			l.positional = append(l.positional, args[i+1:]...)
 			break
 		}
 		if len(a) > 1 && a[0] == '-' {
 			name, inline := flagName(a)
-			if takes, ok := globals[name]; ok {
-				front = append(front, a)
-				if takes && !inline && i+1 < len(args) {
-					front = append(front, args[i+1])
+			global := true
+			f := findFlag(app.Flags, name)
+			if name == "h" || name == "help" {
+				f = nil // help belongs to whichever command it follows
+			}
+			if f == nil && len(l.path) > 0 {
+				f, global = findFlag(l.path[len(l.path)-1].Flags, name), false
+			}
+			if f == nil {
+				global = false
+			}
+			dst := &l.local
+			if global {
+				dst = &l.front
+			}
+			*dst = append(*dst, a)
+			if f == nil || !takesValue(f) {
+				continue
+			}
+			key := f.Names()[0]
+			switch {
+			case inline:
+				l.values[key] = append(l.values[key], a[strings.IndexByte(a, '=')+1:])
+			case i+1 < len(args):
+				*dst = append(*dst, args[i+1])
+				l.values[key] = append(l.values[key], args[i+1])
+				i++
+			default:
+				l.pending = f
+			}
+			continue
+		}
+		if len(l.positional) == 0 {
+			if c := findCommand(l.subcommands(app), a); c != nil {
+				l.path = append(l.path, c)
+				l.pathWords = append(l.pathWords, a)
+				continue
+			}
+		}
+		if len(l.path) == 0 && len(l.positional) == 0 && !named && commandFollows(app, args[i+1:], partial) {
+			l.bare = a
+			l.front = append(l.front, "--server", a)
+			continue
+		}
+		l.positional = append(l.positional, a)
+	}
+	return l
+}
+
+// subcommands are the commands that may come next.
+func (l *argLine) subcommands(app *cli.App) []*cli.Command {
+	if len(l.path) == 0 {
+		return app.Commands
+	}
+	return l.path[len(l.path)-1].Subcommands
+}
+
+// serverFlagGiven reports whether -s/--server appears before any "--".
+func serverFlagGiven(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if name, _ := flagName(a); len(a) > 1 && a[0] == '-' && (name == "s" || name == "server") {
+			return true
+		}
+	}
+	return false
+}
+
+// commandFollows reports whether the next word of rest that is not a
+// global flag (or its value) is a command; at the end of a partial line,
+// one may still come.
+func commandFollows(app *cli.App, rest []string, partial bool) bool {
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		switch {
+		case a == "--":
+			return false
+		case len(a) > 1 && a[0] == '-':
+			if name, inline := flagName(a); !inline {
+				if f := findFlag(app.Flags, name); f != nil && takesValue(f) {
 					i++
 				}
-				continue
 			}
-			local = append(local, a)
-			if takes, ok := flagArity(flags)[name]; ok && takes && !inline && i+1 < len(args) {
-				local = append(local, args[i+1])
-				i++
-			}
-			continue
+		default:
+			return findCommand(app.Commands, a) != nil
 		}
-		if len(path) == 0 && len(positional) == 0 && findCommand(subs, a) == nil && bareServer(app, args[i+1:], args) {
-			front = append(front, "--server", a)
-			continue
-		}
-		if len(positional) == 0 {
-			if sub := findCommand(subs, a); sub != nil {
-				path = append(path, a)
-				flags, subs = sub.Flags, sub.Subcommands
-				continue
-			}
-		}
-		positional = append(positional, a)
 	}
-	out := append(append(front, path...), local...)
-	if len(positional) > 0 {
-		out = append(append(out, "--"), positional...)
-	}
-	return out
+	return partial
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -91,48 +181,4 @@ func flagName(a string) (string, bool) {
 		return a[:i], true
 	}
 	return a, false
-}
-
-// flagArity maps every name and alias of flags to whether it takes a value.
-func flagArity(flags []cli.Flag) map[string]bool {
-	m := map[string]bool{"h": false, "help": false}
-	for _, f := range flags {
-		takes := true
-		if _, isBool := f.(*cli.BoolFlag); isBool {
-			takes = false
-		}
-		for _, n := range f.Names() {
-			m[n] = takes
-		}
-	}
-	return m
-}
-
-// bareServer reports whether a word in front of rest is a server name:
-// the next word that is not a flag is a command, and no -s/--server is
-// given.
-func bareServer(app *cli.App, rest, all []string) bool {
-	for _, a := range all {
-		if a == "--" {
-			break
-		}
-		if name, _ := flagName(a); len(a) > 1 && a[0] == '-' && (name == "s" || name == "server") {
-			return false
-		}
-	}
-	globals := flagArity(app.Flags)
-	for i := 0; i < len(rest); i++ {
-		a := rest[i]
-		switch {
-		case a == "--":
-			return false
-		case len(a) > 1 && a[0] == '-':
-			if name, inline := flagName(a); globals[name] && !inline {
-				i++
-			}
-		default:
-			return findCommand(app.Commands, a) != nil
-		}
-	}
-	return false
 }

@@ -3,7 +3,6 @@ package commands
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -15,18 +14,8 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// cacheDir is where cacheable results live: $MCPCTL_CACHE_DIR, else the
-// XDG cache directory ($XDG_CACHE_HOME or ~/.cache) + /mcpctl.
-func cacheDir() (string, error) {
-	if d := os.Getenv("MCPCTL_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(d, "mcpctl", "results"), nil
-}
+// cacheDir is where cacheable results live (config.Dirs).
+func cacheDir() (string, error) { return machineDirs().CacheDir() }
 
 // eraDir is where the servers' eras are remembered, beside the results.
 func eraDir() (string, error) {

@@ -30,7 +30,7 @@ func callCommand(ios *output.IOStreams) *cli.Command {
 				if err != nil {
 					return err
 				}
-				params = obj.raw()
+				params = obj.JSON()
 			}
 			raw, err := s.client.Call(c.Context, method, params, nil)
 			if err != nil {

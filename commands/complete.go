@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -41,16 +42,16 @@ func completeCommand(ios *output.IOStreams) *cli.Command {
 
 func completeParams(c *cli.Context) (json.RawMessage, error) {
 	prompt, template := c.String("prompt"), c.String("template")
-	ref := newObject()
+	ref := ojson.Members{}
 	switch {
 	case prompt != "" && template != "":
 		return nil, usagef("pass either --prompt or --template, not both")
 	case prompt != "":
-		ref.set("type", jsonString("ref/prompt"))
-		ref.set("name", jsonString(prompt))
+		ref.Set("type", ojson.String("ref/prompt"))
+		ref.Set("name", ojson.String(prompt))
 	case template != "":
-		ref.set("type", jsonString("ref/resource"))
-		ref.set("uri", jsonString(template))
+		ref.Set("type", ojson.String("ref/resource"))
+		ref.Set("uri", ojson.String(template))
 	default:
 		return nil, usagef("say what to complete: --prompt NAME or --template URI")
 	}
@@ -58,24 +59,24 @@ func completeParams(c *cli.Context) (json.RawMessage, error) {
 	if !ok || name == "" {
 		return nil, usagef("write the argument as NAME=PARTIAL (e.g. location=Sa), not %q", c.Args().First())
 	}
-	arg := newObject()
-	arg.set("name", jsonString(name))
-	arg.set("value", jsonString(value))
-	params := newObject()
-	params.set("ref", ref.raw())
-	params.set("argument", arg.raw())
+	arg := ojson.Members{}
+	arg.Set("name", ojson.String(name))
+	arg.Set("value", ojson.String(value))
+	params := ojson.Members{}
+	params.Set("ref", ref.JSON())
+	params.Set("argument", arg.JSON())
 	if ctxArgs := c.StringSlice("context"); len(ctxArgs) > 0 {
-		args := newObject()
+		args := ojson.Members{}
 		for _, kv := range ctxArgs {
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok || k == "" {
 				return nil, usagef("invalid --context %q: write it as K=V", kv)
 			}
-			args.set(k, jsonString(v))
+			args.Set(k, ojson.String(v))
 		}
-		ctx := newObject()
-		ctx.set("arguments", args.raw())
-		params.set("context", ctx.raw())
+		ctx := ojson.Members{}
+		ctx.Set("arguments", args.JSON())
+		params.Set("context", ctx.JSON())
 	}
-	return params.raw(), nil
+	return params.JSON(), nil
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/google/shlex"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/client/atomicfile"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -141,35 +143,35 @@ func configShowCommand(ios *output.IOStreams) *cli.Command {
 
 // serverJSON is an entry as `config show` prints it.
 func serverJSON(s *config.Server) json.RawMessage {
-	o := newObject()
+	o := ojson.Members{}
 	str := func(k, v string) {
 		if v != "" {
-			o.set(k, jsonString(v))
+			o.Set(k, ojson.String(v))
 		}
 	}
 	list := func(k string, vs []string) {
 		if len(vs) > 0 {
 			b, _ := json.Marshal(vs)
-			o.set(k, b)
+			o.Set(k, b)
 		}
 	}
 	kvs := func(k string, kvs []config.KV) {
 		if len(kvs) > 0 {
-			m := newObject()
+			m := ojson.Members{}
 			for _, kv := range kvs {
-				m.set(kv.Key, jsonString(kv.Value))
+				m.Set(kv.Key, ojson.String(kv.Value))
 			}
-			o.set(k, m.raw())
+			o.Set(k, m.JSON())
 		}
 	}
 	str("name", s.Name)
-	src := newObject()
-	src.set("format", jsonString(s.Source.Format))
-	src.set("file", jsonString(s.Source.File))
+	src := ojson.Members{}
+	src.Set("format", ojson.String(s.Source.Format))
+	src.Set("file", ojson.String(s.Source.File))
 	if s.Source.Project != "" {
-		src.set("project", jsonString(s.Source.Project))
+		src.Set("project", ojson.String(s.Source.Project))
 	}
-	o.set("source", src.raw())
+	o.Set("source", src.JSON())
 	str("description", s.Description)
 	str("type", s.Type)
 	str("url", s.URL)
@@ -186,7 +188,7 @@ func serverJSON(s *config.Server) json.RawMessage {
 	}
 	list("roots", s.Roots)
 	str("problem", s.Problem)
-	return o.raw()
+	return o.JSON()
 }
 
 func configAddCommand(ios *output.IOStreams) *cli.Command {
@@ -438,7 +440,7 @@ func configEditCommand(ios *output.IOStreams) *cli.Command {
 			}
 			file := configFile()
 			if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-				if err := config.WriteFileAtomic(file, []byte(config.NewFileText)); err != nil {
+				if err := atomicfile.Write(file, []byte(config.NewFileText)); err != nil {
 					return fmt.Errorf("creating %s: %w", file, err)
 				}
 			}

@@ -18,6 +18,7 @@ import (
 	"fmt"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 const continuationKind = "mcpctl.continuation/v1"
@@ -67,18 +68,18 @@ func (k *continuation) seal(key []byte) (string, error) {
 
 // newContinuation builds the document for a call stopped by ire.
 func (s *session) newContinuation(ire *client.InputRequiredError) (json.RawMessage, error) {
-	reqs := newObject()
+	reqs := ojson.Members{}
 	for _, r := range ire.Requests {
-		o := newObject()
-		o.set("method", jsonString(r.Method))
+		o := ojson.Members{}
+		o.Set("method", ojson.String(r.Method))
 		if len(r.Params) > 0 {
-			o.set("params", r.Params)
+			o.Set("params", r.Params)
 		}
-		reqs.set(r.Key, o.raw())
+		reqs.Set(r.Key, o.JSON())
 	}
 	k := &continuation{
 		Kind: continuationKind, Server: s.serverID, ServerName: s.conn.name, URL: s.conn.url, Stdio: s.conn.stdio, Env: s.conn.env, Cwd: s.conn.cwd,
-		ProtocolVersion: s.client.Version(), Method: ire.Method, Params: ire.Params, InputRequests: reqs.raw(),
+		ProtocolVersion: s.client.Version(), Method: ire.Method, Params: ire.Params, InputRequests: reqs.JSON(),
 		RequestState: ire.RequestState, TaskID: ire.TaskID, Round: ire.Round, Reason: ire.Reason,
 	}
 	key, err := stateKey()
@@ -115,12 +116,12 @@ func (k *continuation) clientContinuation() (client.Continuation, error) {
 	if err != nil {
 		return out, err
 	}
-	for _, key := range obj.keys {
+	for _, key := range obj.Keys() {
 		var r struct {
 			Method string          `json:"method"`
 			Params json.RawMessage `json:"params"`
 		}
-		if err := json.Unmarshal(obj.vals[key], &r); err != nil {
+		if err := json.Unmarshal(obj.Get(key), &r); err != nil {
 			return out, fmt.Errorf("inputRequests[%q]: %v", key, err)
 		}
 		out.Requests = append(out.Requests, client.InputRequest{Key: key, Method: r.Method, Params: r.Params})

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -135,14 +136,14 @@ func (p *formPrompter) askForm(ctx context.Context, message string, requestedSch
 	}
 	fmt.Fprintf(p.out, "\n%s %s\n", p.bold("The server asks:"), output.Sanitize(message))
 	fmt.Fprintln(p.out, "(Enter keeps a [default]; type !decline or !cancel at any prompt to answer that instead)")
-	content := newObject()
+	content := ojson.Members{}
 	for _, f := range schema.fields {
 		v, err := p.askField(ctx, f)
 		if err != nil {
 			return endResult(err)
 		}
 		if v != nil {
-			content.set(f.name, v)
+			content.Set(f.name, v)
 		}
 	}
 	for {
@@ -152,7 +153,7 @@ func (p *formPrompter) askForm(ctx context.Context, message string, requestedSch
 		}
 		switch strings.ToLower(ans) {
 		case "", "y", "yes":
-			return acceptResult(content.raw()), nil
+			return acceptResult(content.JSON()), nil
 		case "d", "decline":
 			return json.RawMessage(`{"action":"decline"}`), nil
 		case "c", "cancel":
@@ -195,13 +196,31 @@ func (p *formPrompter) askField(ctx context.Context, f *formField) (json.RawMess
 				return nil, nil
 			}
 		}
-		v, err := f.valueFromString(ans)
+		v, err := f.valueFromPrompt(ans)
 		if err != nil {
 			fmt.Fprintf(p.out, "  %s; try again\n", output.SanitizeLine(strings.TrimPrefix(err.Error(), f.name+": ")))
 			continue
 		}
 		return v, nil
 	}
+}
+
+// valueFromPrompt is valueFromString for an answer typed at the form's
+// prompt, where a boolean field asks "yes or no": there, and only there,
+// yes and no (y, n, on, off, 1, 0, in any case) stand for true and false.
+// --answer and --answers take true or false, as tools call does.
+func (f *formField) valueFromPrompt(ans string) (json.RawMessage, error) {
+	if f.typ == "boolean" && len(f.options) == 0 && !f.multi {
+		switch strings.ToLower(ans) {
+		case "y", "yes", "true", "on", "1":
+			ans = "true"
+		case "n", "no", "false", "off", "0":
+			ans = "false"
+		default:
+			return nil, fmt.Errorf("answer yes or no")
+		}
+	}
+	return f.valueFromString(ans)
 }
 
 func fieldHint(f *formField) string {
@@ -215,11 +234,11 @@ func fieldHint(f *formField) string {
 	case f.typ == "integer", f.typ == "number":
 		h := "  a " + map[string]string{"integer": "whole number", "number": "number"}[f.typ]
 		if f.min != nil && f.max != nil {
-			h += fmt.Sprintf(" from %s to %s", num(*f.min), num(*f.max))
+			h += fmt.Sprintf(" from %s to %s", boundText(*f.min), boundText(*f.max))
 		} else if f.min != nil {
-			h += " ≥ " + num(*f.min)
+			h += " ≥ " + boundText(*f.min)
 		} else if f.max != nil {
-			h += " ≤ " + num(*f.max)
+			h += " ≤ " + boundText(*f.max)
 		}
 		return h
 	case f.format != "":

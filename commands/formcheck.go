@@ -12,13 +12,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"net/mail"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/client/schema"
 )
 
 type formOption struct {
@@ -31,7 +33,7 @@ type formField struct {
 	def                                     json.RawMessage
 	options                                 []formOption // single- or multi-select choices
 	multi                                   bool
-	min, max                                *float64
+	min, max                                *json.Number
 	minLen, maxLen, minItems, maxItems      *int
 	required                                bool
 }
@@ -70,22 +72,22 @@ func parseRequestedSchema(raw json.RawMessage) (*formSchema, error) {
 		return nil, fmt.Errorf("requestedSchema is not a JSON object")
 	}
 	var required []string
-	if r, ok := root.vals["required"]; ok {
+	if r := root.Get("required"); r != nil {
 		if json.Unmarshal(r, &required) != nil {
 			return nil, fmt.Errorf("requestedSchema.required is not a list of names")
 		}
 	}
 	s := &formSchema{}
-	props, ok := root.vals["properties"]
-	if !ok {
+	props := root.Get("properties")
+	if props == nil {
 		return s, nil
 	}
 	po, err := parseObject("properties", props)
 	if err != nil {
 		return nil, fmt.Errorf("requestedSchema.properties is not an object")
 	}
-	for _, name := range po.keys {
-		f, err := parseFormField(name, po.vals[name])
+	for _, p := range po {
+		f, err := parseFormField(p.Key, p.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -113,8 +115,8 @@ func parseFormField(name string, raw json.RawMessage) (*formField, error) {
 		EnumNames   []string          `json:"enumNames"`
 		OneOf       []json.RawMessage `json:"oneOf"`
 		AnyOf       []json.RawMessage `json:"anyOf"`
-		Minimum     *float64          `json:"minimum"`
-		Maximum     *float64          `json:"maximum"`
+		Minimum     *json.Number      `json:"minimum"`
+		Maximum     *json.Number      `json:"maximum"`
 		MinLength   *int              `json:"minLength"`
 		MaxLength   *int              `json:"maxLength"`
 		MinItems    *int              `json:"minItems"`
@@ -210,8 +212,10 @@ func displayValue(v json.RawMessage) string {
 	return string(v)
 }
 
-// valueFromString converts what a person typed (or --answer gave) into the
-// field's JSON value, checked.
+// valueFromString converts what --answer gave (or a person typed) into the
+// field's JSON value, checked. Text is typed by the field's type as tools
+// call types key=value items (schema.TypeText): numbers keep their text
+// exactly, and a boolean is true or false.
 func (f *formField) valueFromString(s string) (json.RawMessage, error) {
 	if f.multi {
 		var items []json.RawMessage
@@ -233,30 +237,10 @@ func (f *formField) valueFromString(s string) (json.RawMessage, error) {
 	if len(f.options) > 0 {
 		return f.choose(s)
 	}
-	var v json.RawMessage
-	switch f.typ {
-	case "integer":
-		if _, err := strconv.ParseInt(s, 10, 64); err != nil {
-			return nil, fmt.Errorf("%q is not a whole number", s)
-		}
-		v = json.RawMessage(s)
-	case "number":
-		n, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.IsInf(n, 0) || math.IsNaN(n) || strings.ContainsAny(s, "xXpP_") {
-			return nil, fmt.Errorf("%q is not a number", s)
-		}
-		v = json.RawMessage(strconv.FormatFloat(n, 'f', -1, 64))
-	case "boolean":
-		switch strings.ToLower(s) {
-		case "y", "yes", "true", "on", "1":
-			v = json.RawMessage("true")
-		case "n", "no", "false", "off", "0":
-			v = json.RawMessage("false")
-		default:
-			return nil, fmt.Errorf("answer yes or no")
-		}
-	default:
-		v = jsonString(s)
+	v, ok := schema.TypeText(f.typ, s)
+	if !ok {
+		return nil, fmt.Errorf("%q is not %s", s, map[string]string{
+			"integer": "a whole number", "number": "a number", "boolean": "true or false"}[f.typ])
 	}
 	return v, f.check(v)
 }
@@ -324,15 +308,14 @@ func (f *formField) check(v json.RawMessage) error {
 		if json.Unmarshal(v, &n) != nil {
 			return fmt.Errorf("%s: want a %s, got %s", f.name, f.typ, string(v))
 		}
-		x, err := n.Float64()
-		if err != nil || (f.typ == "integer" && x != math.Trunc(x)) {
+		if f.typ == "integer" && !schema.IsInteger(n.String()) {
 			return fmt.Errorf("%s: want an integer, got %s", f.name, string(v))
 		}
-		if f.min != nil && x < *f.min {
-			return fmt.Errorf("%s: must be at least %s", f.name, num(*f.min))
+		if c, ok := compareBound(n, f.min); ok && c < 0 {
+			return fmt.Errorf("%s: must be at least %s", f.name, boundText(*f.min))
 		}
-		if f.max != nil && x > *f.max {
-			return fmt.Errorf("%s: must be at most %s", f.name, num(*f.max))
+		if c, ok := compareBound(n, f.max); ok && c > 0 {
+			return fmt.Errorf("%s: must be at most %s", f.name, boundText(*f.max))
 		}
 	case "boolean":
 		if s := string(v); s != "true" && s != "false" {
@@ -346,6 +329,26 @@ func (f *formField) check(v json.RawMessage) error {
 		return f.checkString(s)
 	}
 	return nil
+}
+
+// compareBound compares n with a bound exactly (schema.CompareNumbers); ok
+// is false without a bound.
+func compareBound(n json.Number, bound *json.Number) (int, bool) {
+	if bound == nil {
+		return 0, false
+	}
+	return schema.CompareNumbers(n.String(), bound.String())
+}
+
+// boundText shows a bound as people write it: 3.0 as 3; anything else as
+// the schema wrote it, so always exactly. (Done on the text: a bound like
+// 1e999999999 must cost nothing to show.)
+func boundText(n json.Number) string {
+	s := n.String()
+	if i := strings.IndexByte(s, '.'); i >= 0 && !strings.ContainsAny(s, "eE") && strings.Trim(s[i+1:], "0") == "" {
+		return s[:i]
+	}
+	return s
 }
 
 func (f *formField) isOption(v json.RawMessage) bool {
@@ -398,11 +401,11 @@ func elicitDefaults(requestedSchema json.RawMessage) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	content := newObject()
+	content := ojson.Members{}
 	var missing []string
 	for _, f := range s.fields {
 		if len(f.def) > 0 {
-			content.set(f.name, f.def)
+			content.Set(f.name, f.def)
 		} else if f.required {
 			missing = append(missing, f.name)
 		}
@@ -410,7 +413,7 @@ func elicitDefaults(requestedSchema json.RawMessage) (json.RawMessage, error) {
 	if len(missing) > 0 {
 		return nil, fmt.Errorf("required fields without a default: %s", strings.Join(missing, ", "))
 	}
-	return content.raw(), nil
+	return content.JSON(), nil
 }
 
 // typeElicitValue types a --answer value for field by the requested schema.
@@ -446,23 +449,23 @@ func checkElicitResult(requestedSchema, result json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	content := newObject()
+	content := ojson.Members{}
 	if len(r.Content) > 0 && string(r.Content) != "null" {
 		if content, err = parseObject("content", r.Content); err != nil {
 			return fmt.Errorf("content must be an object")
 		}
 	}
-	for _, k := range content.keys {
+	for _, k := range content.Keys() {
 		f := s.field(k)
 		if f == nil {
 			return fmt.Errorf("the server asks for no field %q (it asks for %s)", k, strings.Join(s.names(), ", "))
 		}
-		if err := f.check(content.vals[k]); err != nil {
+		if err := f.check(content.Get(k)); err != nil {
 			return err
 		}
 	}
 	for _, f := range s.fields {
-		if _, ok := content.vals[f.name]; f.required && !ok {
+		if f.required && !content.Has(f.name) {
 			return fmt.Errorf("the required field %q is missing", f.name)
 		}
 	}

@@ -184,7 +184,7 @@ func environmentHelp() string {
 // files lists the files mcpctl reads and writes, for the man pages.
 var files = []envVar{
 	{"~/.config/mcpctl/config.yaml", "named servers and defaults ($MCPCTL_CONFIG, $XDG_CONFIG_HOME/mcpctl/config.yaml)"},
-	{"~/.cache/mcpctl/results/", "cached results and remembered server eras ($MCPCTL_CACHE_DIR, $XDG_CACHE_HOME/mcpctl/results)"},
+	{"~/.cache/mcpctl/results/", "cached results and remembered server eras ($MCPCTL_CACHE_DIR, $XDG_CACHE_HOME/mcpctl/results; macOS: ~/Library/Caches/mcpctl/results/, Windows: %LocalAppData%\\mcpctl\\results\\)"},
 	{"~/.local/state/mcpctl/", "tasks started here and the key that seals continuations ($MCPCTL_STATE_DIR, $XDG_STATE_HOME/mcpctl)"},
 	{".mcp.json, .vscode/mcp.json", "project servers of Claude Code and VS Code, the nearest from the working directory upwards"},
 	{"~/.claude.json", "Claude Code's user and local servers"},

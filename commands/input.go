@@ -23,18 +23,18 @@ import (
 	"github.com/google/shlex"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
 // inputConfig is what the flags say about answering.
 type inputConfig struct {
-	answers     map[string]json.RawMessage // --answers: key → result
-	answerOrder []string                   // its keys as written
-	fieldAnswer map[string][]fieldAnswer   // --answer KEY.field=value
-	fieldOrder  []string                   // the KEYs of --answer, first use first
-	elicit      string                     // --elicit accept-defaults|decline|cancel
-	roots       []root                     // --root
-	samplingCmd []string                   // --sampling-cmd
+	answers     ojson.Members            // --answers: key → result, as written
+	fieldAnswer map[string][]fieldAnswer // --answer KEY.field=value
+	fieldOrder  []string                 // the KEYs of --answer, first use first
+	elicit      string                   // --elicit accept-defaults|decline|cancel
+	roots       []root                   // --root
+	samplingCmd []string                 // --sampling-cmd
 	openURLs    bool
 	interactive bool // stdin and stderr are terminals
 }
@@ -49,18 +49,18 @@ type root struct{ URI, Name string }
 // continuation document that `mcpctl resume` answers later. Roots and
 // sampling need their flags; the tasks extension is on unless --no-tasks.
 func (ic *inputConfig) capabilities(tasks bool) json.RawMessage {
-	caps := newObject()
-	caps.set("elicitation", json.RawMessage(`{"form":{},"url":{}}`))
+	caps := ojson.Members{}
+	caps.Set("elicitation", json.RawMessage(`{"form":{},"url":{}}`))
 	if len(ic.roots) > 0 {
-		caps.set("roots", json.RawMessage(`{}`))
+		caps.Set("roots", json.RawMessage(`{}`))
 	}
 	if len(ic.samplingCmd) > 0 {
-		caps.set("sampling", json.RawMessage(`{}`))
+		caps.Set("sampling", json.RawMessage(`{}`))
 	}
 	if tasks {
-		caps.set("extensions", json.RawMessage(`{"`+client.TasksExtension+`":{}}`))
+		caps.Set("extensions", json.RawMessage(`{"`+client.TasksExtension+`":{}}`))
 	}
-	return caps.raw()
+	return caps.JSON()
 }
 
 // inputHandler implements client.InputHandler.
@@ -144,7 +144,7 @@ func (h *inputHandler) legacyKey(r client.InputRequest) string {
 	if _, ok := h.cfg.fieldAnswer[key]; ok {
 		return key
 	}
-	if _, ok := h.cfg.answers[key]; ok {
+	if h.cfg.answers.Has(key) {
 		return key
 	}
 	var p elicitParams
@@ -175,14 +175,14 @@ func (h *inputHandler) legacyKey(r client.InputRequest) string {
 			return k
 		}
 	}
-	for _, k := range h.cfg.answerOrder {
+	for _, k := range h.cfg.answers.Keys() {
 		if h.used[k] {
 			continue
 		}
 		var a struct {
 			Content map[string]json.RawMessage `json:"content"`
 		}
-		_ = json.Unmarshal(h.cfg.answers[k], &a)
+		_ = json.Unmarshal(h.cfg.answers.Get(k), &a)
 		var fields []string
 		for f := range a.Content {
 			fields = append(fields, f)
@@ -195,8 +195,8 @@ func (h *inputHandler) legacyKey(r client.InputRequest) string {
 }
 
 func (h *inputHandler) fromFile(key string) (json.RawMessage, bool) {
-	a, ok := h.cfg.answers[key]
-	if !ok || h.used[key] {
+	a := h.cfg.answers.Get(key)
+	if !h.cfg.answers.Has(key) || h.used[key] {
 		return nil, false
 	}
 	h.used[key] = true
@@ -287,15 +287,15 @@ func (h *inputHandler) elicitURL(ctx context.Context, key string, p elicitParams
 // fieldResult builds {"action":"accept","content":…} from --answer items,
 // typed by the requested schema, and checks it.
 func (h *inputHandler) fieldResult(key string, schema json.RawMessage, items []fieldAnswer) (json.RawMessage, error) {
-	content := newObject()
+	content := ojson.Members{}
 	for _, it := range items {
 		v, err := typeElicitValue(schema, it.field, it.value)
 		if err != nil {
 			return nil, usagef("--answer %s.%s: %v", key, it.field, err)
 		}
-		content.set(it.field, v)
+		content.Set(it.field, v)
 	}
-	res := acceptResult(content.raw())
+	res := acceptResult(content.JSON())
 	if err := checkElicitResult(schema, res); err != nil {
 		return nil, usagef("--answer %s: %v", key, err)
 	}
@@ -303,10 +303,10 @@ func (h *inputHandler) fieldResult(key string, schema json.RawMessage, items []f
 }
 
 func acceptResult(content json.RawMessage) json.RawMessage {
-	o := newObject()
-	o.set("action", jsonString("accept"))
-	o.set("content", content)
-	return o.raw()
+	o := ojson.Members{}
+	o.Set("action", ojson.String("accept"))
+	o.Set("content", content)
+	return o.JSON()
 }
 
 func rootsResult(roots []root) json.RawMessage {
@@ -316,12 +316,12 @@ func rootsResult(roots []root) json.RawMessage {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		o := newObject()
-		o.set("uri", jsonString(r.URI))
+		o := ojson.Members{}
+		o.Set("uri", ojson.String(r.URI))
 		if r.Name != "" {
-			o.set("name", jsonString(r.Name))
+			o.Set("name", ojson.String(r.Name))
 		}
-		b.Write(o.raw())
+		b.Write(o.JSON())
 	}
 	b.WriteString(`]}`)
 	return b.Bytes()
@@ -422,7 +422,7 @@ func readInputConfig(c interface {
 		if err != nil {
 			return nil, err
 		}
-		ic.answers, ic.answerOrder = obj.vals, obj.keys
+		ic.answers = obj
 		if f == "-" {
 			ic.interactive = false // stdin is spent
 		}

@@ -134,8 +134,8 @@ func TestBuildArgumentsErrors(t *testing.T) {
 		{":= trailing brace", "", []string{"n:=1}"}, nil, "must be JSON"},
 		{":= trailing bracket", "", []string{"a:=[1]]"}, nil, "must be JSON"},
 		// Regression (fixed): once wrong, now pinned:
-		//   jnode.set errors when a scalar is used as a container, but an object
-		//   indexed like an array (or an array used like an object) is silently
+		//   the item setter (then jnode.set) erred when a scalar was used as a container, but an object
+		//   indexed like an array (or an array used like an object) was silently
 		//   replaced by an empty container of the other kind, losing what the
 		//   earlier items or --json put there.
 		{"object indexed as an array", "", []string{"o[x]=1", "o[0]=z"}, nil, "not an array"},
@@ -165,31 +165,12 @@ func TestBuildArgumentsErrors(t *testing.T) {
 	}
 }
 
-func TestJSONString(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", `""`},
-		{"plain", `"plain"`},
-		{"<script>&'", `"<script>&'"`},
-		{`"quoted" \ back`, `"\"quoted\" \\ back"`},
-		{"line\nbreak\ttab\r", `"line\nbreak\ttab\r"`},
-		{"\x00\x1f", `"\u0000\u001f"`},
-		{"世界 ✓", `"世界 ✓"`},
-		{"\u2028", `"\u2028"`},
-		{"\xff", `"\ufffd"`},
-	}
-	for _, tc := range tests {
-		if got := string(jsonString(tc.in)); got != tc.want {
-			t.Errorf("jsonString(%q) = %s, want %s", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestParseObjectKeepsOrderAndLastDuplicate(t *testing.T) {
 	o, err := parseObject("params", []byte(`{"b":1,"a":2,"b":3}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := string(o.raw()); got != `{"b":3,"a":2}` {
+	if got := string(o.JSON()); got != `{"b":3,"a":2}` {
 		t.Errorf("got %s", got)
 	}
 }

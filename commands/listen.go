@@ -28,6 +28,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -73,8 +74,7 @@ func listenCommand(ios *output.IOStreams) *cli.Command {
 
 type listener struct {
 	s       *session
-	filter  *object
-	asked   map[string]json.RawMessage
+	filter  ojson.Members
 	count   int
 	limit   int
 	strict  bool
@@ -117,29 +117,28 @@ func newListener(c *cli.Context, s *session) (*listener, error) {
 	if l.limit < 0 {
 		return nil, usagef("--count must be positive")
 	}
-	f := newObject()
+	f := ojson.Members{}
 	if c.Bool("tools") {
-		f.set("toolsListChanged", json.RawMessage("true"))
+		f.Set("toolsListChanged", json.RawMessage("true"))
 	}
 	if c.Bool("prompts") {
-		f.set("promptsListChanged", json.RawMessage("true"))
+		f.Set("promptsListChanged", json.RawMessage("true"))
 	}
 	if c.Bool("resources") {
-		f.set("resourcesListChanged", json.RawMessage("true"))
+		f.Set("resourcesListChanged", json.RawMessage("true"))
 	}
 	if uris := c.StringSlice("resource"); len(uris) > 0 {
 		b, _ := json.Marshal(uris)
-		f.set("resourceSubscriptions", b)
+		f.Set("resourceSubscriptions", b)
 	}
 	if ids := c.StringSlice("task"); len(ids) > 0 {
 		b, _ := json.Marshal(ids)
-		f.set("taskIds", b)
+		f.Set("taskIds", b)
 	}
-	if len(f.keys) == 0 {
+	if len(f) == 0 {
 		return nil, usagef("say what to listen for: --tools, --prompts, --resources, --resource URI or --task ID")
 	}
 	l.filter = f
-	l.asked = f.vals
 	return l, nil
 }
 
@@ -150,7 +149,7 @@ func (l *listener) checkCapabilities(ctx context.Context) error {
 	if err != nil {
 		return wrapOp("server/discover", err)
 	}
-	if _, ok := l.asked["taskIds"]; ok && l.s.client.Legacy() {
+	if l.filter.Has("taskIds") && l.s.client.Legacy() {
 		return usagef("--task needs subscriptions/listen (protocol %s); this server speaks %s", client.LatestVersion, l.s.client.Version())
 	}
 	var d struct {
@@ -171,7 +170,7 @@ func (l *listener) checkCapabilities(ctx context.Context) error {
 	_ = json.Unmarshal(raw, &d)
 	caps := d.Capabilities
 	var refused []string
-	for _, k := range l.filter.keys {
+	for _, k := range l.filter.Keys() {
 		ok := true
 		switch k {
 		case "toolsListChanged":
@@ -217,7 +216,7 @@ func (l *listener) run(parent context.Context) error {
 	backoff := 250 * time.Millisecond
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
-		res, err := l.s.client.Listen(ctx, l.filter.raw(), client.ListenOptions{Stray: l.stray}, l.event)
+		res, err := l.s.client.Listen(ctx, l.filter.JSON(), client.ListenOptions{Stray: l.stray}, l.event)
 		switch {
 		case l.failed != nil:
 			return l.failed
@@ -278,11 +277,11 @@ func (l *listener) event(ev client.ListenEvent) {
 		l.acknowledged(ev)
 		return
 	}
-	line := newObject()
-	line.set("subscriptionId", ev.SubscriptionID)
-	line.set("method", jsonString(ev.Method))
-	line.set("params", orNull(ev.Params))
-	l.write(line.raw(), ev.More)
+	line := ojson.Members{}
+	line.Set("subscriptionId", ev.SubscriptionID)
+	line.Set("method", ojson.String(ev.Method))
+	line.Set("params", orNull(ev.Params))
+	l.write(line.JSON(), ev.More)
 	l.invalidate(ev)
 	if l.refetch {
 		l.triggerFetch(ev)
@@ -307,12 +306,12 @@ func (l *listener) acknowledged(ev client.ListenEvent) {
 	}
 	_ = json.Unmarshal(ev.Params, &ack)
 	var dropped []string
-	for _, k := range l.filter.keys {
+	for _, k := range l.filter.Keys() {
 		got, ok := ack.Notifications[k]
 		switch {
 		case k == "resourceSubscriptions" || k == "taskIds":
 			var want, have []string
-			_ = json.Unmarshal(l.asked[k], &want)
+			_ = json.Unmarshal(l.filter.Get(k), &want)
 			_ = json.Unmarshal(got, &have)
 			for _, w := range want {
 				if !contains(have, w) {
@@ -433,9 +432,9 @@ func (l *listener) invalidate(ev client.ListenEvent) {
 			URI string `json:"uri"`
 		}
 		_ = json.Unmarshal(ev.Params, &p)
-		o := newObject()
-		o.set("uri", jsonString(p.URI))
-		l.s.client.Invalidate("resources/read", o.raw())
+		o := ojson.Members{}
+		o.Set("uri", ojson.String(p.URI))
+		l.s.client.Invalidate("resources/read", o.JSON())
 	}
 }
 
@@ -492,9 +491,9 @@ func (l *listener) fetch(ev client.ListenEvent) {
 			URI string `json:"uri"`
 		}
 		_ = json.Unmarshal(ev.Params, &p)
-		o := newObject()
-		o.set("uri", jsonString(p.URI))
-		method, params = "resources/read", o.raw()
+		o := ojson.Members{}
+		o.Set("uri", ojson.String(p.URI))
+		method, params = "resources/read", o.JSON()
 	default:
 		return
 	}
@@ -509,14 +508,14 @@ func (l *listener) fetch(ev client.ListenEvent) {
 		fmt.Fprintf(l.s.ios.ErrOut, "mcpctl: --refetch %s: %s\n", method, output.SanitizeMessage(oneLine(err.Error())))
 		return
 	}
-	line := newObject()
-	line.set("subscriptionId", ev.SubscriptionID)
-	line.set("method", jsonString(method))
+	line := ojson.Members{}
+	line.Set("subscriptionId", ev.SubscriptionID)
+	line.Set("method", ojson.String(method))
 	if params != nil {
-		line.set("params", params)
+		line.Set("params", params)
 	}
-	line.set("result", res)
-	l.line(line.raw())
+	line.Set("result", res)
+	l.line(line.JSON())
 }
 
 func compactJSON(raw json.RawMessage) string {

@@ -3,6 +3,7 @@ package commands
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -26,10 +27,10 @@ func promptsCommand(ios *output.IOStreams) *cli.Command {
 					if err != nil {
 						return err
 					}
-					params := newObject()
-					params.set("name", jsonString(name))
-					params.set("arguments", args)
-					raw, err := s.client.Call(c.Context, "prompts/get", params.raw(), nil)
+					params := ojson.Members{}
+					params.Set("name", ojson.String(name))
+					params.Set("arguments", args)
+					raw, err := s.client.Call(c.Context, "prompts/get", params.JSON(), nil)
 					if err != nil {
 						return wrapOp("prompts/get "+name, err)
 					}

@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // pathSeg is one step of an item's key path.
@@ -127,7 +129,7 @@ func (it requestItem) jsonValue(stdin *stdinOnce) (v json.RawMessage, isString b
 	}
 	if !fileRef {
 		if !it.json {
-			return jsonString(val), true, nil
+			return ojson.String(val), true, nil
 		}
 		return parseJSONValue(it.text, []byte(val), "the value after := must be JSON (quote strings: key:='\"text\"')")
 	}
@@ -136,7 +138,7 @@ func (it requestItem) jsonValue(stdin *stdinOnce) (v json.RawMessage, isString b
 		return nil, false, err
 	}
 	if !it.json {
-		return jsonString(string(data)), false, nil
+		return ojson.String(string(data)), false, nil
 	}
 	return parseJSONValue(it.text, data, "the file does not hold valid JSON")
 }
@@ -184,7 +186,7 @@ func (s *stdinOnce) readSource(item, name string) ([]byte, error) {
 // from the tool's schema; array positions appear as decimal strings.
 func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, [][]string, error) {
 	in := &stdinOnce{r: stdin}
-	root := &jnode{kind: 'o', fields: map[string]*jnode{}}
+	var root any = ojson.NewObject()
 	if jsonFlag != "" {
 		if jsonFlag == "-" {
 			in.used = "--json -"
@@ -196,7 +198,7 @@ func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.R
 		if _, err := parseObject("--json", data); err != nil {
 			return nil, nil, err
 		}
-		root = &jnode{kind: 'r', raw: bytes.TrimSpace(data)}
+		root = json.RawMessage(bytes.TrimSpace(data))
 	}
 	var stringPaths [][]string
 	for _, text := range items {
@@ -208,7 +210,7 @@ func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.R
 		if err != nil {
 			return nil, nil, err
 		}
-		path, err := root.set(it.path, v)
+		path, err := setItem(&root, it.path, v)
 		if err != nil {
 			return nil, nil, usagef("invalid argument %q: %v", text, err)
 		}
@@ -216,65 +218,109 @@ func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.R
 			stringPaths = append(stringPaths, path)
 		}
 	}
-	var b bytes.Buffer
-	root.write(&b)
-	return b.Bytes(), stringPaths, nil
+	return ojson.Encode(root), stringPaths, nil
 }
 
-// jnode is a JSON value under construction: objects keep their key order,
-// and parts nobody touches stay raw, so --json numbers keep their text.
-type jnode struct {
-	kind   byte // 'o' object, 'a' array, 'r' raw
-	keys   []string
-	fields map[string]*jnode
-	items  []*jnode
-	raw    json.RawMessage
-}
+// The arguments are built as an ojson tree whose leaves may stay raw
+// (json.RawMessage): the --json base and := values are opened one level at
+// a time, and only where an item goes, so every part nobody touches keeps
+// its text (numbers, spacing, escapes) and its key order.
 
-// open turns a raw object or array into a node one level deep.
-func (n *jnode) open() {
-	if n.kind != 'r' || len(n.raw) == 0 {
-		return
+// setItem stores v at path below *root and returns the concrete path
+// (appends resolved). A place that holds nothing yet (or null) may become
+// an object or an array; anything else keeps its type: an item that treats
+// it as another kind is a mistake, not a reason to drop data.
+func setItem(root *any, path []pathSeg, v json.RawMessage) ([]string, error) {
+	var out []string
+	cur, put := *root, func(x any) { *root = x }
+	for _, seg := range path {
+		node := openItemValue(cur)
+		if seg.isKey() {
+			o, ok := node.(*ojson.Object)
+			if !ok {
+				if !emptyItemValue(node) {
+					return nil, fmt.Errorf("%s is %s, not an object", strings.Join(out, "."), describeItemValue(node))
+				}
+				o = ojson.NewObject()
+			}
+			put(o)
+			key := asJSONKey(seg.key)
+			cur, put = o.Get(key), func(x any) { o.Set(key, x) }
+			out = append(out, key)
+			continue
+		}
+		a, ok := node.(*ojson.Array)
+		if !ok {
+			if !emptyItemValue(node) {
+				return nil, fmt.Errorf("%s is %s, not an array", strings.Join(out, "."), describeItemValue(node))
+			}
+			a = ojson.NewArray()
+		}
+		put(a)
+		idx := seg.index
+		if seg.append {
+			idx = a.Len()
+		}
+		if idx > a.Len() {
+			return nil, fmt.Errorf("index %d is past the end of %s (length %d)", idx, strings.Join(out, "."), a.Len())
+		}
+		if idx == a.Len() {
+			a.Append(nil)
+		}
+		cur, put = a.Items()[idx], func(x any) { a.Set(idx, x) }
+		out = append(out, strconv.Itoa(idx))
 	}
-	switch n.raw[0] {
+	put(v)
+	return out, nil
+}
+
+// openItemValue turns a raw object or array into a node one level deep,
+// its members and items still raw.
+func openItemValue(v any) any {
+	raw, ok := v.(json.RawMessage)
+	if !ok || len(raw) == 0 {
+		return v
+	}
+	switch raw[0] {
 	case '{':
-		o, err := parseObject("value", n.raw)
+		m, err := ojson.SplitObject(raw)
 		if err != nil {
-			return
+			return v
 		}
-		n.kind, n.fields, n.raw = 'o', map[string]*jnode{}, nil
-		for _, k := range o.keys {
-			n.keys = append(n.keys, k)
-			n.fields[k] = &jnode{kind: 'r', raw: o.vals[k]}
+		o := ojson.NewObject()
+		for _, f := range m {
+			o.Set(f.Key, f.Value)
 		}
+		return o
 	case '[':
 		var items []json.RawMessage
-		if json.Unmarshal(n.raw, &items) != nil {
-			return
+		if json.Unmarshal(raw, &items) != nil {
+			return v
 		}
-		n.kind, n.raw = 'a', nil
+		a := ojson.NewArray()
 		for _, it := range items {
-			n.items = append(n.items, &jnode{kind: 'r', raw: it})
+			a.Append(it)
 		}
+		return a
 	}
+	return v
 }
 
-// empty reports a node that holds nothing yet (or null): it may become
-// an object or an array. Anything else keeps its type: an item that treats
-// it as another kind is a mistake, not a reason to drop data.
-func (n *jnode) empty() bool {
-	return n.kind == 'r' && (len(n.raw) == 0 || string(n.raw) == "null")
+// emptyItemValue reports a place that holds nothing yet, or null.
+func emptyItemValue(v any) bool {
+	raw, isRaw := v.(json.RawMessage)
+	return v == nil || (isRaw && (len(raw) == 0 || string(raw) == "null"))
 }
 
-func (n *jnode) describe() string {
-	switch n.kind {
-	case 'o':
+func describeItemValue(v any) string {
+	switch v.(type) {
+	case *ojson.Object:
 		return "an object"
-	case 'a':
+	case *ojson.Array:
 		return "an array"
 	}
-	if len(n.raw) > 0 {
-		switch n.raw[0] {
+	if raw, ok := v.(json.RawMessage); ok && len(raw) > 0 {
+		switch raw[0] {
 		case '"':
 			return "a string"
 		case 't', 'f':
@@ -286,59 +332,6 @@ func (n *jnode) describe() string {
 		}
 	}
 	return "a value"
-}
-
-// set stores v at path and returns the concrete path (appends resolved).
-func (n *jnode) set(path []pathSeg, v json.RawMessage) ([]string, error) {
-	var out []string
-	cur := n
-	for i, seg := range path {
-		last := i == len(path)-1
-		cur.open()
-		var next **jnode
-		switch {
-		case seg.isKey():
-			if cur.kind != 'o' {
-				if !cur.empty() {
-					return nil, fmt.Errorf("%s is %s, not an object", strings.Join(out, "."), cur.describe())
-				}
-				*cur = jnode{kind: 'o', fields: map[string]*jnode{}}
-			}
-			key := asJSONKey(seg.key)
-			if _, ok := cur.fields[key]; !ok {
-				cur.keys = append(cur.keys, key)
-				cur.fields[key] = &jnode{kind: 'r'}
-			}
-			child := cur.fields[key]
-			next = &child
-			out = append(out, key)
-		default:
-			if cur.kind != 'a' {
-				if !cur.empty() {
-					return nil, fmt.Errorf("%s is %s, not an array", strings.Join(out, "."), cur.describe())
-				}
-				*cur = jnode{kind: 'a'}
-			}
-			idx := seg.index
-			if seg.append {
-				idx = len(cur.items)
-			}
-			if idx > len(cur.items) {
-				return nil, fmt.Errorf("index %d is past the end of %s (length %d)", idx, strings.Join(out, "."), len(cur.items))
-			}
-			if idx == len(cur.items) {
-				cur.items = append(cur.items, &jnode{kind: 'r'})
-			}
-			child := cur.items[idx]
-			next = &child
-			out = append(out, strconv.Itoa(idx))
-		}
-		if last {
-			**next = jnode{kind: 'r', raw: v}
-		}
-		cur = *next
-	}
-	return out, nil
 }
 
 // asJSONKey is k as JSON carries it: encoding/json writes each byte that
@@ -360,35 +353,4 @@ func asJSONKey(k string) string {
 		i += n
 	}
 	return b.String()
-}
-
-func (n *jnode) write(b *bytes.Buffer) {
-	switch n.kind {
-	case 'o':
-		b.WriteByte('{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(jsonString(k))
-			b.WriteByte(':')
-			n.fields[k].write(b)
-		}
-		b.WriteByte('}')
-	case 'a':
-		b.WriteByte('[')
-		for i, it := range n.items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			it.write(b)
-		}
-		b.WriteByte(']')
-	default:
-		if len(n.raw) == 0 {
-			b.WriteString("null")
-			return
-		}
-		b.Write(n.raw)
-	}
 }

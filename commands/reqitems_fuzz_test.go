@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // FuzzRequestItems parses arbitrary request items (one per line of items,
@@ -57,7 +59,7 @@ func FuzzRequestItems(f *testing.F) {
 		if err != nil {
 			t.Fatalf("item %q (key %q, value %q): %v", item, key, value, err)
 		}
-		want := `{` + string(jsonString(asJSONKey(key))) + `:` + string(jsonString(value)) + `}`
+		want := `{` + string(ojson.String(asJSONKey(key))) + `:` + string(ojson.String(value)) + `}`
 		if string(args) != want || len(paths) != 1 || len(paths[0]) != 1 || paths[0][0] != asJSONKey(key) {
 			t.Fatalf("item %q gave %s with paths %q; want %s", item, args, paths, want)
 		}

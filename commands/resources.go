@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -36,9 +37,9 @@ func resourcesCommand(ios *output.IOStreams) *cli.Command {
 					if out == "-" && ios.IsStdoutTTY() {
 						return usagef("--out - would write raw bytes to the terminal; redirect stdout or name a file")
 					}
-					params := newObject()
-					params.set("uri", jsonString(uri))
-					raw, err := s.client.Call(c.Context, "resources/read", params.raw(), nil)
+					params := ojson.Members{}
+					params.Set("uri", ojson.String(uri))
+					raw, err := s.client.Call(c.Context, "resources/read", params.JSON(), nil)
 					if err != nil {
 						return wrapOp("resources/read "+uri, explainNotFound(err))
 					}

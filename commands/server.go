@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/google/shlex"
@@ -291,31 +292,20 @@ func configError(err error) error {
 // configOptions is where the config lives on this machine.
 func configOptions(foreign bool) config.Options {
 	cwd, _ := os.Getwd()
-	ucd, _ := os.UserConfigDir()
+	d := machineDirs()
 	return config.Options{
-		File: configFile(), Foreign: foreign, Home: homeDir(), UserConfigDir: ucd,
+		File: d.ConfigFile(), Foreign: foreign, Home: d.Home(), UserConfigDir: d.PlatformConfigDir(),
 		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
 	}
 }
 
-// configFile is $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/mcpctl/config.yaml
-// (~/.config/mcpctl/config.yaml): the XDG place on every system, as the
-// cache and state directories are.
-func configFile() string {
-	if f := os.Getenv("MCPCTL_CONFIG"); f != "" {
-		return f
-	}
-	dir := os.Getenv("XDG_CONFIG_HOME")
-	if dir == "" {
-		dir = filepath.Join(homeDir(), ".config")
-	}
-	return filepath.Join(dir, "mcpctl", "config.yaml")
-}
+// machineDirs is where mcpctl keeps its files on this machine.
+func machineDirs() config.Dirs { return config.Dirs{Getenv: os.Getenv, GOOS: runtime.GOOS} }
 
-func homeDir() string {
-	h, _ := os.UserHomeDir()
-	return h
-}
+// configFile is mcpctl's own config file (config.Dirs).
+func configFile() string { return machineDirs().ConfigFile() }
+
+func homeDir() string { return machineDirs().Home() }
 
 func expandHome(p string) string {
 	if rest, ok := strings.CutPrefix(p, "~/"); ok {

@@ -99,29 +99,12 @@ type completer struct {
 	getenv  func(string) string
 }
 
-// lineState is what the words before the current one say.
-type lineState struct {
-	path       []*cli.Command
-	values     map[string][]string // flag (first name) → values given
-	positional []string
-	dashdash   bool
-	bare       string   // a server name before the command
-	pending    cli.Flag // the current word is this flag's value
-}
-
-func (c *completer) scope(st *lineState) []cli.Flag {
+func (c *completer) scope(st *argLine) []cli.Flag {
 	flags := append([]cli.Flag(nil), c.app.Flags...)
-	for _, cmd := range st.path {
-		flags = append(flags, cmd.Flags...)
+	if len(st.path) > 0 {
+		flags = append(flags, st.path[len(st.path)-1].Flags...)
 	}
 	return flags
-}
-
-func (c *completer) subcommands(st *lineState) []*cli.Command {
-	if len(st.path) == 0 {
-		return c.app.Commands
-	}
-	return st.path[len(st.path)-1].Subcommands
 }
 
 func findFlag(flags []cli.Flag, name string) cli.Flag {
@@ -140,52 +123,18 @@ func takesValue(f cli.Flag) bool {
 	return !isBool
 }
 
-// parse reads the words before the current one, with the rules of
-// normalizeArgs: flags anywhere, a bare server name before the command.
-func (c *completer) parse(done []string) *lineState {
-	st := &lineState{values: map[string][]string{}}
-	for i := 0; i < len(done); i++ {
-		w := done[i]
-		switch {
-		case st.dashdash:
-			st.positional = append(st.positional, w)
-		case w == "--":
-			st.dashdash = true
-		case len(w) > 1 && w[0] == '-':
-			name, inline := flagName(w)
-			f := findFlag(c.scope(st), name)
-			if f == nil || !takesValue(f) {
-				continue
-			}
-			key := f.Names()[0]
-			switch {
-			case inline:
-				st.values[key] = append(st.values[key], w[strings.IndexByte(w, '=')+1:])
-			case i+1 < len(done):
-				st.values[key] = append(st.values[key], done[i+1])
-				i++
-			default:
-				st.pending = f
-			}
-		case len(st.positional) == 0 && findCommand(c.subcommands(st), w) != nil:
-			st.path = append(st.path, findCommand(c.subcommands(st), w))
-		case len(st.path) == 0 && len(st.positional) == 0 && st.bare == "":
-			st.bare = w
-		default:
-			st.positional = append(st.positional, w)
-		}
-	}
-	return st
-}
+// parse reads the words before the current one, as normalizeArgs reads a
+// line, with room for the command still to come.
+func (c *completer) parse(done []string) *argLine { return scanArgs(c.app, done, true) }
 
-func (st *lineState) last(flag string) string {
+func (st *argLine) last(flag string) string {
 	if vs := st.values[flag]; len(vs) > 0 {
 		return vs[len(vs)-1]
 	}
 	return ""
 }
 
-func (st *lineState) command() string {
+func (st *argLine) command() string {
 	var names []string
 	for _, c := range st.path {
 		names = append(names, c.Name)
@@ -215,7 +164,7 @@ func (c *completer) complete(words []string) completion {
 	return c.positional(st, cur)
 }
 
-func (c *completer) flagNames(st *lineState) []candidate {
+func (c *completer) flagNames(st *argLine) []candidate {
 	var out []candidate
 	seen := map[string]bool{}
 	for _, f := range append(c.scope(st), cli.HelpFlag) {
@@ -244,7 +193,7 @@ var fixedValues = map[string][]string{
 	"elicit":   {"accept-defaults", "decline", "cancel"},
 }
 
-func (c *completer) flagValue(st *lineState, flag string) completion {
+func (c *completer) flagValue(st *argLine, flag string) completion {
 	switch flag {
 	case "server":
 		return completion{cands: c.serverCandidates(false)}
@@ -279,11 +228,11 @@ func words(vs ...string) completion {
 
 // serverChosen reports whether the line (or the environment) names a
 // server already, so that a bare name is not offered again.
-func (c *completer) serverChosen(st *lineState) bool {
+func (c *completer) serverChosen(st *argLine) bool {
 	return st.bare != "" || st.last("url") != "" || st.last("stdio") != "" || st.last("server") != ""
 }
 
-func (c *completer) positional(st *lineState, cur string) completion {
+func (c *completer) positional(st *argLine, cur string) completion {
 	if len(st.path) == 0 {
 		res := completion{cands: commandCandidates(c.app.Commands)}
 		if !c.serverChosen(st) {
@@ -379,7 +328,7 @@ func (c *completer) serverCandidates(ownOnly bool) []candidate {
 
 // cachedItems reads a list from the result cache for the server the line
 // names; nothing when it names none, or nothing is cached.
-func (c *completer) cachedItems(st *lineState, method, key string) []json.RawMessage {
+func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessage {
 	ch := serverChoice{
 		url: st.last("url"), stdio: st.last("stdio"), name: st.last("server"),
 		env: st.values["env"], cwd: st.last("cwd"), headers: st.values["header"],
@@ -402,7 +351,7 @@ func (c *completer) cachedItems(st *lineState, method, key string) []json.RawMes
 	return cache.CachedItems(ep.serverID(), credentialID(ep.header), method, key)
 }
 
-func (c *completer) cachedNames(st *lineState, method, key, field string) []candidate {
+func (c *completer) cachedNames(st *argLine, method, key, field string) []candidate {
 	var out []candidate
 	for _, it := range c.cachedItems(st, method, key) {
 		var item map[string]json.RawMessage
@@ -425,7 +374,7 @@ func (c *completer) cachedNames(st *lineState, method, key, field string) []cand
 
 // toolItems offers the tool's argument keys (location=) not given yet,
 // and after KEY= the values its schema allows.
-func (c *completer) toolItems(st *lineState, cur string) completion {
+func (c *completer) toolItems(st *argLine, cur string) completion {
 	var params []schema.Param
 	for _, it := range c.cachedItems(st, "tools/list", "tools") {
 		var tool struct {
@@ -469,7 +418,7 @@ func (c *completer) toolItems(st *lineState, cur string) completion {
 }
 
 // promptItems offers a prompt's argument keys not given yet.
-func (c *completer) promptItems(st *lineState, prompt string) completion {
+func (c *completer) promptItems(st *argLine, prompt string) completion {
 	given := givenKeys(st.positional)
 	res := completion{nospace: true}
 	for _, it := range c.cachedItems(st, "prompts/list", "prompts") {

@@ -5,24 +5,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
 // stateDir is where mcpctl keeps what must outlive one run (task ids, the
-// key that seals continuations): $MCPCTL_STATE_DIR, else
-// $XDG_STATE_HOME/mcpctl, else ~/.local/state/mcpctl.
-func stateDir() (string, error) {
-	if d := os.Getenv("MCPCTL_STATE_DIR"); d != "" {
-		return d, nil
-	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "mcpctl"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", errors.New("no state directory: set MCPCTL_STATE_DIR or XDG_STATE_HOME")
-	}
-	return filepath.Join(home, ".local", "state", "mcpctl"), nil
-}
+// key that seals continuations, OAuth tokens): config.Dirs.
+func stateDir() (string, error) { return machineDirs().StateDir() }
 
 // stateKey returns this user's secret for sealing continuation documents,
 // creating it (0600) on first use.
@@ -35,29 +24,14 @@ func stateKey() ([]byte, error) {
 	if key, err := os.ReadFile(file); err == nil && len(key) == 32 {
 		return key, nil
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
 	key := make([]byte, 32)
 	if _, err := rand.Read(key); err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(dir, ".key-*")
-	if err != nil {
-		return nil, err
-	}
-	_, werr := tmp.Write(key)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return nil, errors.Join(werr, cerr)
-	}
-	// Two processes racing here both write a key; the first link wins and
+	// Two processes racing here both write a key; the first one wins and
 	// both read it back.
-	if err := os.Link(tmp.Name(), file); err != nil && !errors.Is(err, os.ErrExist) {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Create(file, key); err != nil && !errors.Is(err, os.ErrExist) {
 		return nil, err
 	}
-	os.Remove(tmp.Name())
 	return os.ReadFile(file)
 }

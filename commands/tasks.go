@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -19,25 +17,14 @@ import (
 // file per task, so that `tasks list` can show them and `tasks wait` can
 // pick one up again after mcpctl (or the machine) restarted.
 
-type taskRecord struct {
-	TaskID    string    `json:"taskId"`
-	Server    string    `json:"server"`
-	Status    string    `json:"status"`
-	Message   string    `json:"statusMessage,omitempty"`
-	CreatedAt time.Time `json:"createdAt"`
-	UpdatedAt time.Time `json:"updatedAt"`
-}
-
-func tasksDir() (string, error) {
+// taskStore is where this machine's task records live: the tasks folder
+// of the state directory.
+func taskStore() (*client.FileTaskStore, error) {
 	d, err := stateDir()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return filepath.Join(d, "tasks"), nil
-}
-
-func taskFile(dir, id string) string {
-	return filepath.Join(dir, client.HashCredential(id)+".json")
+	return &client.FileTaskStore{Dir: filepath.Join(d, "tasks")}, nil
 }
 
 // rememberTask records a task handle; failures only lose the record.
@@ -49,35 +36,10 @@ func rememberTask(server string, handle json.RawMessage) {
 	updateTaskRecord(server, t)
 }
 
+// updateTaskRecord records t's status; failures only lose the record.
 func updateTaskRecord(server string, t client.Task) {
-	dir, err := tasksDir()
-	if err != nil {
-		return
-	}
-	now := time.Now().UTC()
-	rec := taskRecord{TaskID: t.TaskID, Server: server, CreatedAt: now}
-	if data, err := os.ReadFile(taskFile(dir, t.TaskID)); err == nil {
-		_ = json.Unmarshal(data, &rec)
-	}
-	if server != "" {
-		rec.Server = server
-	}
-	rec.Status, rec.Message, rec.UpdatedAt = t.Status, t.StatusMessage, now
-	data, _ := json.Marshal(rec)
-	if os.MkdirAll(dir, 0o700) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if tmp.Close() != nil || werr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	if os.Rename(tmp.Name(), taskFile(dir, t.TaskID)) != nil {
-		os.Remove(tmp.Name())
+	if store, err := taskStore(); err == nil {
+		_ = store.Update(server, t)
 	}
 }
 
@@ -105,9 +67,9 @@ func taskIDArg(c *cli.Context) (string, error) {
 }
 
 func taskParams(id string) json.RawMessage {
-	o := newObject()
-	o.set("taskId", jsonString(id))
-	return o.raw()
+	o := ojson.Members{}
+	o.Set("taskId", ojson.String(id))
+	return o.JSON()
 }
 
 func tasksCommand(ios *output.IOStreams) *cli.Command {
@@ -206,25 +168,11 @@ func taskMethodCommand(ios *output.IOStreams, name, usage, method string) *cli.C
 }
 
 func listTaskRecords() (json.RawMessage, error) {
-	dir, err := tasksDir()
+	store, err := taskStore()
 	if err != nil {
 		return nil, err
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
-	recs := []taskRecord{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		var r taskRecord
-		if json.Unmarshal(data, &r) == nil && r.TaskID != "" {
-			recs = append(recs, r)
-		}
-	}
-	sort.Slice(recs, func(i, j int) bool { return recs[i].CreatedAt.Before(recs[j].CreatedAt) })
-	b, err := json.Marshal(map[string]any{"tasks": recs})
-	return b, err
+	return json.Marshal(map[string]any{"tasks": store.List()})
 }
 
 // taskHint tells a user whose wait for a task ended how to go on: pick it

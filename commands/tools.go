@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -131,10 +132,10 @@ func resultType(raw json.RawMessage) (string, error) {
 }
 
 func toolCallParams(name string, args json.RawMessage) json.RawMessage {
-	o := newObject()
-	o.set("name", jsonString(name))
-	o.set("arguments", args)
-	return o.raw()
+	o := ojson.Members{}
+	o.Set("name", ojson.String(name))
+	o.Set("arguments", args)
+	return o.JSON()
 }
 
 func isToolError(raw json.RawMessage) bool {

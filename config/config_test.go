@@ -362,15 +362,15 @@ func TestTopLevel(t *testing.T) {
 	if !ok {
 		t.Fatal("topLevel refused a valid JSONC document")
 	}
-	if !reflect.DeepEqual(o.keys, []string{"mcpServers", "projects"}) {
-		t.Errorf("keys = %v", o.keys)
+	if !reflect.DeepEqual(o.Keys(), []string{"mcpServers", "projects"}) {
+		t.Errorf("keys = %v", o.Keys())
 	}
 	var servers map[string]struct {
 		Command string
 		Args    []string
 	}
-	if err := json.Unmarshal(o.get("mcpServers"), &servers); err != nil || servers["a"].Command != "x" || servers["a"].Args[0] != "y" {
-		t.Errorf("mcpServers = %s (%v)", o.get("mcpServers"), err)
+	if err := json.Unmarshal(o.Get("mcpServers"), &servers); err != nil || servers["a"].Command != "x" || servers["a"].Args[0] != "y" {
+		t.Errorf("mcpServers = %s (%v)", o.Get("mcpServers"), err)
 	}
 	for _, bad := range []string{`[1]`, `{"a": 1 x}`, `{"a": [1}`, `{"a": "open`, `{"a" 1}`, `{"a": 1} trailing`} {
 		if _, ok := topLevel([]byte(bad), "a"); ok {

@@ -21,6 +21,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // foreignFile is what parseForeign found in one file.
@@ -55,20 +57,20 @@ func parseForeign(src Source, data []byte, cwd string) (*foreignFile, error) {
 	}
 	var inputs map[string]Input
 	if src.Format == FormatVSCode {
-		inputs = out.readInputs(src.File, top.get("inputs"))
+		inputs = out.readInputs(src.File, top.Get("inputs"))
 	}
 	if src.Format == FormatClaudeCode {
 		// Local scope (the project of the working directory) comes first:
 		// Claude Code lets it shadow the user scope.
-		if dir, raw := claudeProject(top.get("projects"), cwd); raw != nil {
+		if dir, raw := claudeProject(top.Get("projects"), cwd); raw != nil {
 			local := src
 			local.Project = dir
 			if proj, err := orderedObject(raw); err == nil {
-				out.readServers(local, proj.get(key), dir, nil)
+				out.readServers(local, proj.Get(key), dir, nil)
 			}
 		}
 	}
-	out.readServers(src, top.get(key), workspace, inputs)
+	out.readServers(src, top.Get(key), workspace, inputs)
 	return out, nil
 }
 
@@ -85,12 +87,13 @@ func (f *foreignFile) readServers(src Source, raw json.RawMessage, workspace str
 		f.warn(src.File, "the server list is not a JSON object; no server read from this file")
 		return
 	}
-	for _, name := range servers.keys {
+	for _, entry := range servers {
+		name := entry.Key
 		if f.shadowed(name, src) {
 			continue
 		}
 		s := &Server{Name: name, Source: src, inputs: inputs, workspace: workspace}
-		if msg := readEntry(s, servers.vals[name]); msg != "" {
+		if msg := readEntry(s, entry.Value); msg != "" {
 			f.warn(src.File, "server %q skipped: %s", name, msg)
 			continue
 		}
@@ -120,18 +123,18 @@ func readEntry(s *Server, raw json.RawMessage) string {
 		key string
 		dst *string
 	}{{"type", &s.Type}, {"url", &s.URL}, {"command", &s.Command}, {"cwd", &s.Cwd}, {"envFile", &s.EnvFile}, {"description", &s.Description}} {
-		if v := obj.get(f.key); v != nil && json.Unmarshal(v, f.dst) != nil {
+		if v := obj.Get(f.key); v != nil && json.Unmarshal(v, f.dst) != nil {
 			return f.key + " is not a string"
 		}
 	}
-	if v := obj.get("args"); v != nil && json.Unmarshal(v, &s.Args) != nil {
+	if v := obj.Get("args"); v != nil && json.Unmarshal(v, &s.Args) != nil {
 		return "args is not a list of strings"
 	}
 	var msg string
-	if s.Env, msg = stringMap(obj.get("env"), "env"); msg != "" {
+	if s.Env, msg = stringMap(obj.Get("env"), "env"); msg != "" {
 		return msg
 	}
-	if s.Headers, msg = stringMap(obj.get("headers"), "headers"); msg != "" {
+	if s.Headers, msg = stringMap(obj.Get("headers"), "headers"); msg != "" {
 		return msg
 	}
 	if len(s.Args) == 0 {
@@ -149,9 +152,10 @@ func stringMap(raw json.RawMessage, what string) ([]KV, string) {
 		return nil, what + " is not an object"
 	}
 	var out []KV
-	for _, k := range obj.keys {
+	for _, m := range obj {
+		k := m.Key
 		var v string
-		if json.Unmarshal(obj.vals[k], &v) != nil {
+		if json.Unmarshal(m.Value, &v) != nil {
 			return nil, fmt.Sprintf("%s.%s is not a string", what, k)
 		}
 		out = append(out, KV{k, v})
@@ -195,7 +199,7 @@ func claudeProject(raw json.RawMessage, cwd string) (string, json.RawMessage) {
 		return "", nil
 	}
 	for dir := filepath.Clean(cwd); ; dir = filepath.Dir(dir) {
-		if v := projects.get(dir); v != nil {
+		if v := projects.Get(dir); v != nil {
 			return dir, v
 		}
 		if filepath.Dir(dir) == dir {
@@ -204,43 +208,11 @@ func claudeProject(raw json.RawMessage, cwd string) (string, json.RawMessage) {
 	}
 }
 
-// object is a JSON object with its keys in file order.
-type object struct {
-	keys []string
-	vals map[string]json.RawMessage
-}
-
-func (o *object) get(k string) json.RawMessage { return o.vals[k] }
-
-func orderedObject(data []byte) (*object, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	o := &object{vals: map[string]json.RawMessage{}}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if _, dup := o.vals[k]; !dup {
-			o.keys = append(o.keys, k)
-		}
-		o.vals[k] = v
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	return o, nil
+// orderedObject reads a JSON object as the files' owners read it: keys in
+// file order, a key given twice counting once, with its last value.
+func orderedObject(data []byte) (ojson.Members, error) {
+	m, err := ojson.SplitObject(data)
+	return m.Unique(), err
 }
 
 // topLevel splits a JSON (or JSONC) object into its top-level members and
@@ -249,8 +221,8 @@ func orderedObject(data []byte) (*object, error) {
 // history, megabytes of it) costs a scan, not a parse: completion reads
 // these files at every TAB. It reports false for anything it is not sure
 // of; the caller then parses the file properly.
-func topLevel(data []byte, wanted ...string) (*object, bool) {
-	o := &object{vals: map[string]json.RawMessage{}}
+func topLevel(data []byte, wanted ...string) (ojson.Members, bool) {
+	o := ojson.Members{}
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return nil, false
@@ -279,10 +251,7 @@ func topLevel(data []byte, wanted ...string) (*object, bool) {
 			return nil, false
 		}
 		if contains(wanted, key) {
-			if _, dup := o.vals[key]; !dup {
-				o.keys = append(o.keys, key)
-			}
-			o.vals[key] = stripJSONC(data[start:i])
+			o.Set(key, stripJSONC(data[start:i]))
 		}
 		i = skipSpace(data, i)
 		if i < len(data) && data[i] == ',' {
@@ -417,7 +386,7 @@ func stripJSONC(data []byte) []byte {
 }
 
 // jsonSyntaxError locates a JSON error by line and column. The offsets
-// are those of json.Decoder, which orderedObject uses throughout.
+// are those of json.Decoder, which ojson.SplitObject uses throughout.
 func jsonSyntaxError(file string, data []byte, err error) *SyntaxError {
 	se := &SyntaxError{File: file, Msg: "invalid JSON: " + err.Error()}
 	var off int64 = -1

@@ -233,7 +233,7 @@ func DetectFormat(path string, data []byte) string {
 	case base == ".mcp.json":
 		return FormatProject
 	}
-	if top, err := orderedObject(stripJSONC(data)); err == nil && top.get("servers") != nil && top.get("mcpServers") == nil {
+	if top, err := orderedObject(stripJSONC(data)); err == nil && top.Get("servers") != nil && top.Get("mcpServers") == nil {
 		return FormatVSCode
 	}
 	return FormatProject

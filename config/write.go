@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
 // NewFileText is what a new config file starts with.
@@ -118,7 +119,7 @@ func (d *Doc) Remove(name string) bool {
 	return true
 }
 
-// Save writes the file atomically (a temporary file renamed over it), 0600
+// Save writes the file atomically (package atomicfile), 0600
 // in a 0700 folder: it may hold header names and paths worth keeping
 // private even when the secrets themselves are ${VAR}s.
 func (d *Doc) Save() error {
@@ -131,37 +132,7 @@ func (d *Doc) Save() error {
 	if err := enc.Close(); err != nil {
 		return err
 	}
-	return WriteFileAtomic(d.File, buf.Bytes())
-}
-
-// WriteFileAtomic writes data to file through a temporary file in the same
-// folder, so a reader sees the old file or the new one, never half of one.
-func WriteFileAtomic(file string, data []byte) error {
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".mcpctl-config-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return atomicfile.Write(d.File, buf.Bytes())
 }
 
 // serverNode renders an entry in mcpctl's format, keys in a fixed order

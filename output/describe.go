@@ -32,11 +32,11 @@ func textDescribe(t *textWriter, tool *value) bool {
 		t.b.WriteByte('\n')
 		t.schemaSection("Output:", out, "object")
 	}
-	if ann := tool.get("annotations"); ann.is(kindObject) && len(ann.keys) > 0 {
+	if ann := tool.get("annotations"); ann.is(kindObject) && len(ann.keys()) > 0 {
 		t.b.WriteByte('\n')
 		t.linef("%s", t.bold("Annotations:"))
-		for i, k := range ann.keys {
-			t.linef("  %s: %s", t.name(k), t.one(ann.vals[i].display()))
+		for _, k := range ann.keys() {
+			t.linef("  %s: %s", t.name(k), t.one(ann.get(k).display()))
 		}
 	}
 	return true
@@ -77,7 +77,7 @@ func (t *textWriter) schemaSection(title string, schema *value, emptyObject stri
 	}
 	if schema == nil || typeName(schema) == "object" {
 		switch ap := schema.get("additionalProperties"); {
-		case ap == nil || (ap.is(kindBool) && !ap.boolean):
+		case ap == nil || (ap.is(kindBool) && !ap.boolean()):
 			t.linef("%s %s", t.bold(title), emptyObject)
 		default:
 			t.linef("%s any properties (%s values)", t.bold(title), t.name(typeOf(ap, schema, true)))
@@ -101,14 +101,14 @@ func schemaProperties(schema *value) ([]property, map[string]bool) {
 	var collect func(s *value)
 	collect = func(s *value) {
 		if p := s.get("properties"); p.is(kindObject) {
-			for i, k := range p.keys {
-				props = append(props, property{k, p.vals[i]})
+			for _, k := range p.keys() {
+				props = append(props, property{k, p.get(k)})
 			}
 		}
 		if req, ok := s.array("required"); ok {
 			for _, r := range req {
 				if r.is(kindString) {
-					required[r.text] = true
+					required[r.text()] = true
 				}
 			}
 		}
@@ -139,7 +139,7 @@ func (t *textWriter) params(props []property, required map[string]bool, root *va
 			facts = append(facts, "always "+c.compact())
 		}
 		if e := first(p.schema, eff, "enum"); e.is(kindArray) {
-			facts = append(facts, "one of: "+enumList(e.items))
+			facts = append(facts, "one of: "+enumList(e.items()))
 		}
 		line := indent + t.name(p.name) + " (" + t.name(strings.Join(facts, ", ")) + ")"
 		desc := p.schema.str("description")
@@ -187,7 +187,7 @@ func typeOf(s, root *value, followRef bool) string {
 		return "any"
 	}
 	if s.is(kindBool) {
-		if s.boolean {
+		if s.boolean() {
 			return "any"
 		}
 		return "never"
@@ -214,7 +214,7 @@ func typeOf(s, root *value, followRef bool) string {
 	}
 	if ty := s.get("type"); ty.is(kindArray) {
 		var names []string
-		for _, x := range ty.items {
+		for _, x := range ty.items() {
 			names = append(names, x.display())
 		}
 		return strings.Join(names, "|")
@@ -256,10 +256,10 @@ func resolveRef(root *value, ref string) *value {
 			cur = cur.get(tok)
 		case cur.is(kindArray):
 			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(cur.items) {
+			if err != nil || i < 0 || i >= len(cur.items()) {
 				return nil
 			}
-			cur = cur.items[i]
+			cur = cur.items()[i]
 		default:
 			return nil
 		}

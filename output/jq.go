@@ -21,8 +21,8 @@ type Query struct {
 
 // QueryError is a jq failure: a filter that does not compile, or an error
 // raised while it runs (including halt_error, whose *gojq.HaltError is
-// reachable with errors.As for its exit code and value). The CLI maps it to
-// its jq exit code.
+// reachable with errors.As). mcpctl exits 2 for either, as for any other
+// usage error; halt_error's own exit code is not used.
 type QueryError struct {
 	Expr    string
 	Compile bool // true: the filter is invalid; false: it failed on this input

@@ -8,20 +8,29 @@ import (
 	"io"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
-// value is an order-preserving view of a JSON document. Objects keep their
-// members in wire order (tool parameters are listed the way the server wrote
-// them) and every node remembers its raw bytes, so sub-trees such as
+// value is a place in a parsed result: a node of its ojson tree and the
+// text it was parsed from. Objects keep their members in wire order (tool
+// parameters are listed the way the server wrote them; a key sent twice
+// shows once, with its last value, as every JSON reader sees it), numbers
+// their text, and every node its raw bytes, so sub-trees such as
 // structuredContent can be re-indented without a lossy decode/encode trip.
+// The methods are nil-safe, so lookups chain; a nil *value is a member
+// that is absent, which is not JSON null.
 type value struct {
-	kind    valueKind
-	text    string // string value, or the literal text of a number
-	boolean bool
-	items   []*value
-	keys    []string
-	vals    []*value
-	raw     []byte
+	node any // an ojson tree value
+	raw  []byte
+}
+
+// nodeOf is v's tree value; an absent member has none.
+func nodeOf(v *value) any {
+	if v == nil {
+		return nil
+	}
+	return v.node
 }
 
 type valueKind int
@@ -37,112 +46,97 @@ const (
 
 // parseValue decodes one JSON document, rejecting trailing data.
 func parseValue(raw []byte) (*value, error) {
-	if len(bytes.TrimSpace(raw)) == 0 {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
 		return nil, errors.New("empty result")
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	v, err := decodeValue(dec, raw)
+	tree, err := ojson.Parse(raw, ojson.Options{KeepText: true})
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON result: %w", err)
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("invalid JSON result: data after the first value")
-	}
-	return v, nil
+	return &value{node: tree, raw: raw}, nil
 }
 
-func decodeValue(dec *json.Decoder, raw []byte) (*value, error) {
-	start := skipSeparators(raw, int(dec.InputOffset()))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	v := &value{}
-	switch t := tok.(type) {
-	case nil:
-		v.kind = kindNull
-	case bool:
-		v.kind, v.boolean = kindBool, t
-	case json.Number:
-		v.kind, v.text = kindNumber, t.String()
+func (v *value) kind() valueKind {
+	switch nodeOf(v).(type) {
+	case *ojson.Object:
+		return kindObject
+	case *ojson.Array:
+		return kindArray
 	case string:
-		v.kind, v.text = kindString, t
-	case json.Delim:
-		if t == '[' {
-			v.kind = kindArray
-			for dec.More() {
-				item, err := decodeValue(dec, raw)
-				if err != nil {
-					return nil, err
-				}
-				v.items = append(v.items, item)
-			}
-		} else {
-			v.kind = kindObject
-			for dec.More() {
-				kt, err := dec.Token()
-				if err != nil {
-					return nil, err
-				}
-				key, _ := kt.(string)
-				val, err := decodeValue(dec, raw)
-				if err != nil {
-					return nil, err
-				}
-				v.keys = append(v.keys, key)
-				v.vals = append(v.vals, val)
-			}
-		}
-		if _, err := dec.Token(); err != nil { // the closing delimiter
-			return nil, err
-		}
+		return kindString
+	case json.Number:
+		return kindNumber
+	case bool:
+		return kindBool
 	}
-	v.raw = raw[start:dec.InputOffset()]
-	return v, nil
+	return kindNull
 }
 
-// skipSeparators moves past the whitespace, ':' and ',' that json.Decoder
-// consumes between tokens without reporting them.
-func skipSeparators(raw []byte, i int) int {
-	for i < len(raw) {
-		switch raw[i] {
-		case ' ', '\t', '\r', '\n', ':', ',':
-			i++
-		default:
-			return i
-		}
+// text is a string's value or a number's text ("" for anything else).
+func (v *value) text() string {
+	switch t := nodeOf(v).(type) {
+	case string:
+		return t
+	case json.Number:
+		return string(t)
 	}
-	return i
+	return ""
 }
 
-// get returns the member named key (the last one, as encoding/json would, if
-// a server sent duplicates), or nil. It is nil-safe so lookups chain.
-func (v *value) get(key string) *value {
-	if v == nil || v.kind != kindObject {
-		return nil
-	}
-	for i := len(v.keys) - 1; i >= 0; i-- {
-		if v.keys[i] == key {
-			return v.vals[i]
-		}
+// boolean is a boolean's value (false for anything else).
+func (v *value) boolean() bool {
+	b, _ := nodeOf(v).(bool)
+	return b
+}
+
+// keys are an object's keys in wire order.
+func (v *value) keys() []string {
+	if o, ok := nodeOf(v).(*ojson.Object); ok {
+		return o.Keys()
 	}
 	return nil
 }
 
+// items are an array's elements.
+func (v *value) items() []*value {
+	a, ok := nodeOf(v).(*ojson.Array)
+	if !ok {
+		return nil
+	}
+	out := make([]*value, a.Len())
+	for i, it := range a.Items() {
+		out[i] = &value{node: it, raw: a.Text(i)}
+	}
+	return out
+}
+
+// get returns the member named key, or nil. It is nil-safe so lookups
+// chain.
+func (v *value) get(key string) *value {
+	o, ok := nodeOf(v).(*ojson.Object)
+	if !ok {
+		return nil
+	}
+	m, ok := o.Lookup(key)
+	if !ok {
+		return nil
+	}
+	return &value{node: m, raw: o.Text(key)}
+}
+
 func (v *value) str(key string) string {
-	if m := v.get(key); m != nil && m.kind == kindString {
-		return m.text
+	if m := v.get(key); m != nil && m.kind() == kindString {
+		return m.text()
 	}
 	return ""
 }
 
 func (v *value) isTrue(key string) bool {
-	m := v.get(key)
-	return m != nil && m.kind == kindBool && m.boolean
+	return v.get(key).boolean()
 }
 
-func (v *value) is(k valueKind) bool { return v != nil && v.kind == k }
+func (v *value) is(k valueKind) bool { return v != nil && v.kind() == k }
 
 // array returns the elements of the member named key when it is an array.
 func (v *value) array(key string) ([]*value, bool) {
@@ -150,7 +144,7 @@ func (v *value) array(key string) ([]*value, bool) {
 	if !m.is(kindArray) {
 		return nil, false
 	}
-	return m.items, true
+	return m.items(), true
 }
 
 // compact renders the value as one line of JSON, exactly as the server wrote
@@ -166,8 +160,8 @@ func (v *value) compact() string {
 // display is how a scalar reads in a table cell or a text line: strings bare,
 // everything else as compact JSON.
 func (v *value) display() string {
-	if v.kind == kindString {
-		return v.text
+	if v.kind() == kindString {
+		return v.text()
 	}
 	return v.compact()
 }

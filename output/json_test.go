@@ -83,7 +83,7 @@ func TestParseValueKeepsRawSpans(t *testing.T) {
 	if got := string(v.get("a").raw); got != `[ 1 , {"b": 2.50} ]` {
 		t.Errorf("raw of a = %q", got)
 	}
-	if got := v.get("a").items[1].compact(); got != `{"b":2.50}` {
+	if got := v.get("a").items()[1].compact(); got != `{"b":2.50}` {
 		t.Errorf("compact of a[1] = %q", got)
 	}
 	if got := string(v.get("c").raw); got != `"x"` {

@@ -91,16 +91,16 @@ func promptArgs(p *value) []string {
 }
 
 func genericTable(v *value) *table {
-	if v.kind == kindObject {
+	if v.kind() == kindObject {
 		t := &table{headers: []string{"KEY", "VALUE"}}
-		for i, k := range v.keys {
-			t.rows = append(t.rows, []string{k, v.vals[i].display()})
+		for _, k := range v.keys() {
+			t.rows = append(t.rows, []string{k, v.get(k).display()})
 		}
 		return t
 	}
 	t := &table{headers: []string{"VALUE"}}
-	items := v.items
-	if v.kind != kindArray {
+	items := v.items()
+	if v.kind() != kindArray {
 		items = []*value{v}
 	}
 	for _, it := range items {

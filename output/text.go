@@ -132,7 +132,7 @@ func (t *textWriter) describeContent(c *value) string {
 	case "resource":
 		r := c.get("resource")
 		if text := r.get("text"); text.is(kindString) {
-			return text.text
+			return text.text()
 		}
 		return t.blobLine(r, "")
 	case "":
@@ -179,7 +179,7 @@ func textPromptGet(t *textWriter, v *value) bool {
 		var parts []string
 		content := m.get("content")
 		if content.is(kindArray) {
-			for _, c := range content.items {
+			for _, c := range content.items() {
 				parts = append(parts, t.describeContent(c))
 			}
 		} else if content != nil {
@@ -297,8 +297,8 @@ func textDiscover(t *textWriter, v *value) bool {
 	}
 	if caps := v.get("capabilities"); caps.is(kindObject) {
 		var names []string
-		for i, k := range caps.keys {
-			names = append(names, t.name(k)+t.capabilityFlags(caps.vals[i]))
+		for _, k := range caps.keys() {
+			names = append(names, t.name(k)+t.capabilityFlags(caps.get(k)))
 		}
 		t.linef("%s %s", t.bold("Capabilities:"), strings.Join(names, ", "))
 	}
@@ -314,8 +314,8 @@ func textDiscover(t *textWriter, v *value) bool {
 func (t *textWriter) capabilityFlags(c *value) string {
 	var on []string
 	if c.is(kindObject) {
-		for i, k := range c.keys {
-			if c.vals[i].is(kindBool) && c.vals[i].boolean {
+		for _, k := range c.keys() {
+			if c.get(k).is(kindBool) && c.get(k).boolean() {
 				if t.tty {
 					on = append(on, SanitizeName(k))
 				} else {

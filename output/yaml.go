@@ -30,12 +30,12 @@ func writeYAML(w *bytes.Buffer, v *value) error {
 }
 
 func (sw *astralSwap) node(v *value) *yaml.Node {
-	switch v.kind {
+	switch v.kind() {
 	case kindNull:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
 	case kindBool:
 		s := "false"
-		if v.boolean {
+		if v.boolean() {
 			s = "true"
 		}
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: s}
@@ -45,22 +45,22 @@ func (sw *astralSwap) node(v *value) *yaml.Node {
 		// (e.g. "!!int 100000000000000000000") when yaml.v3 itself would read
 		// the text as another type, so the value stays exact either way.
 		tag := "!!int"
-		if strings.ContainsAny(v.text, ".eE") {
+		if strings.ContainsAny(v.text(), ".eE") {
 			tag = "!!float"
 		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v.text}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v.text()}
 	case kindString:
-		return yamlString(sw.hide(v.text))
+		return yamlString(sw.hide(v.text()))
 	case kindArray:
 		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, item := range v.items {
+		for _, item := range v.items() {
 			n.Content = append(n.Content, sw.node(item))
 		}
 		return n
 	default:
 		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for i, k := range v.keys {
-			n.Content = append(n.Content, yamlString(sw.hide(k)), sw.node(v.vals[i]))
+		for _, k := range v.keys() {
+			n.Content = append(n.Content, yamlString(sw.hide(k)), sw.node(v.get(k)))
 		}
 		return n
 	}
@@ -123,17 +123,17 @@ func newAstralSwap(v *value) *astralSwap {
 		}
 	}
 	walk = func(v *value) {
-		switch v.kind {
+		switch v.kind() {
 		case kindString:
-			scan(v.text)
+			scan(v.text())
 		case kindArray:
-			for _, it := range v.items {
+			for _, it := range v.items() {
 				walk(it)
 			}
 		case kindObject:
-			for i, k := range v.keys {
+			for _, k := range v.keys() {
 				scan(k)
-				walk(v.vals[i])
+				walk(v.get(k))
 			}
 		}
 	}

@@ -15,7 +15,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/mcpctl/mcpctl/client/internal/atomicfile"
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
 // Store keeps tokens and client registrations in Dir.
@@ -79,7 +79,7 @@ func (s *Store) write(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.Write(s.Dir, filepath.Join(s.Dir, name), data)
+	return atomicfile.Write(filepath.Join(s.Dir, name), data)
 }
 
 func (s *Store) server(server string) *serverFile {

@@ -13,7 +13,7 @@ func (c *call) checkType(v any) *fault {
 	case string:
 		want = []string{t}
 	case *array:
-		for _, it := range t.items {
+		for _, it := range t.Items() {
 			if s, ok := it.(string); ok {
 				want = append(want, s)
 			}
@@ -52,7 +52,7 @@ func hasType(v any, t string) bool {
 }
 
 func inEnum(v any, en *array) bool {
-	for _, m := range en.items {
+	for _, m := range en.Items() {
 		if jsonEqual(v, m) {
 			return true
 		}
@@ -66,23 +66,23 @@ func jsonEqual(a, b any) bool {
 	switch x := a.(type) {
 	case *object:
 		y, ok := b.(*object)
-		if !ok || len(x.vals) != len(y.vals) {
+		if !ok || x.Len() != y.Len() {
 			return false
 		}
-		for k, xv := range x.vals {
-			yv, ok := y.vals[k]
-			if !ok || !jsonEqual(xv, yv) {
+		for _, k := range x.Keys() {
+			yv, ok := y.Lookup(k)
+			if !ok || !jsonEqual(x.Get(k), yv) {
 				return false
 			}
 		}
 		return true
 	case *array:
 		y, ok := b.(*array)
-		if !ok || len(x.items) != len(y.items) {
+		if !ok || len(x.Items()) != len(y.Items()) {
 			return false
 		}
-		for i := range x.items {
-			if !jsonEqual(x.items[i], y.items[i]) {
+		for i := range x.Items() {
+			if !jsonEqual(x.Items()[i], y.Items()[i]) {
 				return false
 			}
 		}
@@ -99,11 +99,11 @@ func jsonEqual(a, b any) bool {
 
 func (c *call) object(o *object) {
 	n := c.n
-	if k, ok := nonNegative(c.val("minProperties")); ok && len(o.keys) < k {
-		c.fail(&fault{kw: "minProperties", a: k, b: len(o.keys)})
+	if k, ok := nonNegative(c.val("minProperties")); ok && len(o.Keys()) < k {
+		c.fail(&fault{kw: "minProperties", a: k, b: len(o.Keys())})
 	}
-	if k, ok := nonNegative(c.val("maxProperties")); ok && len(o.keys) > k {
-		c.fail(&fault{kw: "maxProperties", a: k, b: len(o.keys)})
+	if k, ok := nonNegative(c.val("maxProperties")); ok && len(o.Keys()) > k {
+		c.fail(&fault{kw: "maxProperties", a: k, b: len(o.Keys())})
 	}
 	if miss := missingNames(o, c.val("required")); len(miss) > 0 {
 		c.fail(&fault{kw: "required", names: miss})
@@ -112,12 +112,12 @@ func (c *call) object(o *object) {
 		return
 	}
 	if deps, ok := c.val("dependencies").(*object); ok {
-		for _, k := range deps.keys {
-			if _, present := o.vals[k]; !present {
+		for _, k := range deps.Keys() {
+			if _, present := o.Lookup(k); !present {
 				continue
 			}
-			if _, isList := deps.vals[k].(*array); isList {
-				if miss := missingNames(o, deps.vals[k]); len(miss) > 0 {
+			if _, isList := deps.Get(k).(*array); isList {
+				if miss := missingNames(o, deps.Get(k)); len(miss) > 0 {
 					c.fail(&fault{kw: "dependencies", prop: k, names: miss})
 				}
 			} else {
@@ -166,7 +166,7 @@ func (c *call) object(o *object) {
 	}
 	if n.draft >= draft6 {
 		if sub := c.child("propertyNames"); sub != nil {
-			for _, k := range o.keys {
+			for _, k := range o.Keys() {
 				if c.done() {
 					return
 				}
@@ -178,18 +178,18 @@ func (c *call) object(o *object) {
 		return
 	}
 	if ds, ok := c.val("dependentSchemas").(*object); ok {
-		for _, k := range ds.keys {
-			if _, present := o.vals[k]; present && !c.done() {
+		for _, k := range ds.Keys() {
+			if _, present := o.Lookup(k); present && !c.done() {
 				c.add(c.inPlace(c.child("dependentSchemas", k), false))
 			}
 		}
 	}
 	if dr, ok := c.val("dependentRequired").(*object); ok {
-		for _, k := range dr.keys {
-			if _, present := o.vals[k]; !present {
+		for _, k := range dr.Keys() {
+			if _, present := o.Lookup(k); !present {
 				continue
 			}
-			if miss := missingNames(o, dr.vals[k]); len(miss) > 0 {
+			if miss := missingNames(o, dr.Get(k)); len(miss) > 0 {
 				c.fail(&fault{kw: "dependentRequired", prop: k, names: miss})
 			}
 		}
@@ -233,9 +233,9 @@ func missingNames(o *object, req any) []string {
 		return nil
 	}
 	var miss []string
-	for _, r := range list.items {
+	for _, r := range list.Items() {
 		if name, ok := r.(string); ok {
-			if _, present := o.vals[name]; !present {
+			if _, present := o.Lookup(name); !present {
 				miss = append(miss, name)
 			}
 		}
@@ -247,7 +247,7 @@ func missingNames(o *object, req any) []string {
 
 func (c *call) array(a *array) {
 	n := c.n
-	count := len(a.items)
+	count := len(a.Items())
 	if k, ok := nonNegative(c.val("minItems")); ok && count < k {
 		c.fail(&fault{kw: "minItems", a: k, b: count})
 	}
@@ -255,14 +255,14 @@ func (c *call) array(a *array) {
 		c.fail(&fault{kw: "maxItems", a: k, b: count})
 	}
 	if u, _ := c.val("uniqueItems").(bool); u {
-		if i, j, dup := duplicate(a.items); dup {
+		if i, j, dup := duplicate(a.Items()); dup {
 			c.fail(&fault{kw: "uniqueItems", a: i, b: j})
 		}
 	}
 	if c.done() {
 		return
 	}
-	for i := range a.items {
+	for i := range a.Items() {
 		if c.done() {
 			return
 		}
@@ -288,7 +288,7 @@ func (c *call) contains(a *array) {
 		return
 	}
 	var matched int
-	for i := range a.items {
+	for i := range a.Items() {
 		f, _ := c.e.eval(sub, c.in.kids[i], true, false)
 		if f == nil {
 			matched++

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // Coerce re-types string values that came from `key=value` items on the
@@ -50,7 +52,7 @@ func (s *Schema) Coerce(args json.RawMessage, stringPaths [][]string) (json.RawM
 			set(v)
 		}
 	}
-	return encodeJSON(tree), nil
+	return ojson.Encode(tree), nil
 }
 
 // seg is one step of a path: an object key, or an array index (index >= 0).
@@ -71,22 +73,22 @@ func locateString(tree any, path []string) (func(any), []seg, string, bool) {
 	for _, tok := range path {
 		switch c := v.(type) {
 		case *object:
-			nv, ok := c.vals[tok]
+			nv, ok := c.Lookup(tok)
 			if !ok {
 				return nil, nil, "", false
 			}
 			k := tok
-			set = func(x any) { c.vals[k] = x }
+			set = func(x any) { c.Set(k, x) }
 			segs = append(segs, seg{key: tok, index: -1})
 			v = nv
 		case *array:
 			i := atoiStrict(tok)
-			if i < 0 || i >= len(c.items) {
+			if i < 0 || i >= len(c.Items()) {
 				return nil, nil, "", false
 			}
-			set = func(x any) { c.items[i] = x }
+			set = func(x any) { c.Set(i, x) }
 			segs = append(segs, seg{key: tok, index: i})
-			v = c.items[i]
+			v = c.Items()[i]
 		default:
 			return nil, nil, "", false
 		}
@@ -162,19 +164,19 @@ func (c *coercer) nav(n *node, segs []seg, stack map[navKey]bool) *expr {
 		add(c.nav(c.s.nodes[t], segs, stack))
 	}
 	if !pureRef(n.obj, n.draft) {
-		if a, ok := n.obj.vals["allOf"].(*array); ok {
-			for i := range a.items {
+		if a, ok := n.obj.Get("allOf").(*array); ok {
+			for i := range a.Items() {
 				add(c.nav(c.s.child(n, "allOf", itoa(i)), segs, stack))
 			}
 		}
 		for _, kw := range []string{"anyOf", "oneOf"} {
-			a, ok := n.obj.vals[kw].(*array)
+			a, ok := n.obj.Get(kw).(*array)
 			if !ok {
 				continue
 			}
 			alt := &expr{op: '|'}
 			constrained := false
-			for i := range a.items {
+			for i := range a.Items() {
 				k := c.nav(c.s.child(n, kw, itoa(i)), segs, stack)
 				constrained = constrained || k != nil
 				alt.kids = append(alt.kids, k)
@@ -234,19 +236,19 @@ func (c *coercer) leafHints(n *node, visited map[string]bool, out []hint, depth 
 	o := n.obj
 	pure := pureRef(o, n.draft)
 	if !pure {
-		if v, ok := o.vals["const"]; ok {
+		if v, ok := o.Lookup("const"); ok {
 			out = append(out, hint{member: v, isLit: true})
 		}
-		if e, ok := o.vals["enum"].(*array); ok {
-			for _, m := range e.items {
+		if e, ok := o.Get("enum").(*array); ok {
+			for _, m := range e.Items() {
 				out = append(out, hint{member: m, isLit: true})
 			}
 		}
-		switch t := o.vals["type"].(type) {
+		switch t := o.Get("type").(type) {
 		case string:
 			out = append(out, hint{typ: t})
 		case *array:
-			for _, it := range t.items {
+			for _, it := range t.Items() {
 				if ts, ok := it.(string); ok {
 					out = append(out, hint{typ: ts})
 				}
@@ -258,8 +260,8 @@ func (c *coercer) leafHints(n *node, visited map[string]bool, out []hint, depth 
 	}
 	if !pure {
 		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-			if a, ok := o.vals[kw].(*array); ok {
-				for i := range a.items {
+			if a, ok := o.Get(kw).(*array); ok {
+				for i := range a.Items() {
 					out = c.leafHints(c.s.child(n, kw, itoa(i)), visited, out, depth+1)
 				}
 			}
@@ -386,12 +388,8 @@ func literalMatches(m any, str string) bool {
 
 // numbersEqual compares two JSON number literals exactly (decimal.go).
 func numbersEqual(a, b string) bool {
-	if a == b {
-		return true
-	}
-	da, ok1 := parseDecimal(a)
-	db, ok2 := parseDecimal(b)
-	return ok1 && ok2 && da.cmp(db) == 0
+	c, ok := CompareNumbers(a, b)
+	return a == b || ok && c == 0
 }
 
 // accepts reports whether v is valid at the location described by e.

@@ -53,11 +53,11 @@ func stringLeaves(v any, path []string, out *[][]string) {
 	case string:
 		*out = append(*out, append([]string(nil), path...))
 	case *object:
-		for _, k := range t.keys {
-			stringLeaves(t.vals[k], append(path, k), out)
+		for _, k := range t.Keys() {
+			stringLeaves(t.Get(k), append(path, k), out)
 		}
 	case *array:
-		for i, it := range t.items {
+		for i, it := range t.Items() {
 			stringLeaves(it, append(path, strconv.Itoa(i)), out)
 		}
 	}
@@ -90,24 +90,24 @@ func compareTyped(before, after any, at string) string {
 		}
 	case *object:
 		a, ok := after.(*object)
-		if !ok || len(a.keys) != len(b.keys) {
+		if !ok || len(a.Keys()) != len(b.Keys()) {
 			return at + ": the object changed shape"
 		}
-		for i, k := range b.keys {
-			if a.keys[i] != k {
+		for i, k := range b.Keys() {
+			if a.Keys()[i] != k {
 				return at + ": the keys changed order"
 			}
-			if msg := compareTyped(b.vals[k], a.vals[k], at+"/"+k); msg != "" {
+			if msg := compareTyped(b.Get(k), a.Get(k), at+"/"+k); msg != "" {
 				return msg
 			}
 		}
 	case *array:
 		a, ok := after.(*array)
-		if !ok || len(a.items) != len(b.items) {
+		if !ok || len(a.Items()) != len(b.Items()) {
 			return at + ": the array changed shape"
 		}
-		for i := range b.items {
-			if msg := compareTyped(b.items[i], a.items[i], at+"/"+strconv.Itoa(i)); msg != "" {
+		for i := range b.Items() {
+			if msg := compareTyped(b.Items()[i], a.Items()[i], at+"/"+strconv.Itoa(i)); msg != "" {
 				return msg
 			}
 		}

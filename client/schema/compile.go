@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // Schema is a compiled inputSchema. Nothing in it changes after Compile,
@@ -44,7 +46,7 @@ func (n *node) get(k string) (any, bool) {
 	if n == nil || n.obj == nil {
 		return nil, false
 	}
-	return n.obj.get(k)
+	return n.obj.Lookup(k)
 }
 
 func (n *node) str(k string) (string, bool) {
@@ -107,7 +109,7 @@ func Compile(raw json.RawMessage, limits Limits) (*Schema, error) {
 
 	rootDraft := draft2020 // MCP: no $schema means 2020-12
 	if root, ok := tree.(*object); ok {
-		if sv, ok := root.vals["$schema"]; ok {
+		if sv, ok := root.Lookup("$schema"); ok {
 			s, isStr := sv.(string)
 			if !isStr {
 				return nil, &SchemaError{Dialect: draftName(rootDraft), Reason: "$schema must be a string"}
@@ -170,7 +172,7 @@ func (b *builder) build(rootDraft int) error {
 	if root, ok := b.tree.(*object); ok {
 		b.markerKey = "x-mcpctl-unresolved"
 		for i := 2; ; i++ {
-			if _, taken := root.vals[b.markerKey]; !taken {
+			if _, taken := root.Lookup(b.markerKey); !taken {
 				break
 			}
 			b.markerKey = "x-mcpctl-unresolved-" + itoa(i)
@@ -197,7 +199,7 @@ func (b *builder) build(rootDraft int) error {
 	// subschema has.
 	for i := range b.markers {
 		ptr := b.markerPtr(i)
-		b.nodes[ptr] = &node{ptr: ptr, obj: newObject(), draft: rootDraft, base: docURL, marker: true}
+		b.nodes[ptr] = &node{ptr: ptr, obj: ojson.NewObject(), draft: rootDraft, base: docURL, marker: true}
 	}
 	return nil
 }
@@ -223,7 +225,7 @@ func (b *builder) walk(v any, ptr, base string, d int) error {
 	n.obj = o
 
 	nd := d
-	if sv, ok := o.vals["$schema"].(string); ok {
+	if sv, ok := o.Get("$schema").(string); ok {
 		// An unknown $schema anywhere is refused: what it means cannot be
 		// known without fetching it.
 		dd, ok := draftFromURL(sv)
@@ -286,7 +288,7 @@ func (b *builder) collectAnchors(n *node) {
 		}
 	}
 	if res.draft < draft2019 {
-		if _, ok := n.obj.vals["$ref"]; ok {
+		if _, ok := n.obj.Lookup("$ref"); ok {
 			return
 		}
 		if id, ok := n.str(idKeyword(res.draft)); ok {

@@ -44,8 +44,8 @@ func (s *Schema) inPlaceChildren(n *node) []inPlace {
 		return out
 	}
 	arr := func(kw string, hidden bool) {
-		if a, ok := n.obj.vals[kw].(*array); ok {
-			for i := range a.items {
+		if a, ok := n.obj.Get(kw).(*array); ok {
+			for i := range a.Items() {
 				if c := s.child(n, kw, itoa(i)); c != nil {
 					out = append(out, inPlace{n: c, hidden: hidden})
 				}
@@ -68,8 +68,8 @@ func (s *Schema) inPlaceChildren(n *node) []inPlace {
 		}
 	}
 	for _, kw := range []string{"dependentSchemas", "dependencies"} {
-		if m, ok := n.obj.vals[kw].(*object); ok {
-			for _, k := range m.keys {
+		if m, ok := n.obj.Get(kw).(*object); ok {
+			for _, k := range m.Keys() {
 				if c := s.child(n, kw, k); c != nil {
 					out = append(out, inPlace{n: c, depKey: k})
 				}
@@ -151,13 +151,13 @@ func flattenInstance(v any) []instNode {
 		out = append(out, instNode{path: path, v: v})
 		switch t := v.(type) {
 		case *object:
-			for _, k := range t.keys {
-				c := walk(t.vals[k], appendPath(path, k))
+			for _, k := range t.Keys() {
+				c := walk(t.Get(k), appendPath(path, k))
 				out[i].keys = append(out[i].keys, k)
 				out[i].kids = append(out[i].kids, c)
 			}
 		case *array:
-			for j, it := range t.items {
+			for j, it := range t.Items() {
 				c := walk(it, appendPath(path, itoa(j)))
 				out[i].keys = append(out[i].keys, itoa(j))
 				out[i].kids = append(out[i].kids, c)
@@ -248,7 +248,7 @@ func (w *costWalker) cost(n *node, i int, hidden bool) int {
 	func() {
 		for _, c := range w.s.inPlaceChildren(n) {
 			if c.depKey != "" {
-				if _, ok := obj.get(c.depKey); !ok {
+				if _, ok := obj.Lookup(c.depKey); !ok {
 					continue
 				}
 			}

@@ -71,7 +71,7 @@ func pureRef(o *object, d int) bool {
 	if d >= draft2019 || o == nil {
 		return false
 	}
-	_, ok := o.vals["$ref"]
+	_, ok := o.Lookup("$ref")
 	return ok
 }
 
@@ -81,7 +81,7 @@ func schemaID(o *object, d int) string {
 	if pureRef(o, d) {
 		return ""
 	}
-	s, _ := o.vals[idKeyword(d)].(string)
+	s, _ := o.Get(idKeyword(d)).(string)
 	id, _, _ := strings.Cut(s, "#")
 	return id
 }
@@ -137,19 +137,19 @@ func forEachSubschema(o *object, d int, fn func(toks []string, v any) error) err
 			want[k] |= 4
 		}
 	}
-	for _, k := range o.keys {
+	for _, k := range o.Keys() {
 		mode, ok := want[k]
 		if !ok {
 			continue
 		}
-		v := o.vals[k]
+		v := o.Get(k)
 		if mode&1 != 0 && isSchemaValue(v) {
 			if err := fn([]string{k}, v); err != nil {
 				return err
 			}
 		}
 		if a, ok := v.(*array); ok && mode&2 != 0 {
-			for i, it := range a.items {
+			for i, it := range a.Items() {
 				if isSchemaValue(it) {
 					if err := fn([]string{k, itoa(i)}, it); err != nil {
 						return err
@@ -158,8 +158,8 @@ func forEachSubschema(o *object, d int, fn func(toks []string, v any) error) err
 			}
 		}
 		if m, ok := v.(*object); ok && mode&4 != 0 {
-			for _, mk := range m.keys {
-				if mv := m.vals[mk]; isSchemaValue(mv) {
+			for _, mk := range m.Keys() {
+				if mv := m.Get(mk); isSchemaValue(mv) {
 					if err := fn([]string{k, mk}, mv); err != nil {
 						return err
 					}

@@ -177,11 +177,11 @@ type call struct {
 }
 
 func (c *call) has(kw string) bool {
-	_, ok := c.n.obj.vals[kw]
+	_, ok := c.n.obj.Lookup(kw)
 	return ok
 }
 
-func (c *call) val(kw string) any { return c.n.obj.vals[kw] }
+func (c *call) val(kw string) any { return c.n.obj.Get(kw) }
 
 func (c *call) child(toks ...string) *node { return c.e.s.child(c.n, toks...) }
 
@@ -235,7 +235,7 @@ func (c *call) run() {
 			return
 		}
 		if en, ok := c.val("enum").(*array); ok && !inEnum(v, en) {
-			c.fail(&fault{kw: "enum", want: en.items})
+			c.fail(&fault{kw: "enum", want: en.Items()})
 			return
 		}
 	}
@@ -418,8 +418,8 @@ func (c *call) branches(kw string) []*node {
 	if !ok {
 		return nil
 	}
-	out := make([]*node, 0, len(a.items))
-	for i := range a.items {
+	out := make([]*node, 0, len(a.Items()))
+	for i := range a.Items() {
 		if sub := c.child(kw, itoa(i)); sub != nil {
 			out = append(out, sub)
 		}
@@ -449,7 +449,7 @@ func (c *call) unevaluated(v any) {
 		if sub == nil {
 			return
 		}
-		for j, k := range t.keys {
+		for j, k := range t.Keys() {
 			if c.seen != nil && c.seen.props[k] {
 				continue
 			}
@@ -464,7 +464,7 @@ func (c *call) unevaluated(v any) {
 		if sub == nil {
 			return
 		}
-		for i := range t.items {
+		for i := range t.Items() {
 			if c.seen != nil && c.seen.items[i] {
 				continue
 			}

@@ -225,8 +225,8 @@ func (kc *keywordChecker) node(n *node) {
 	if n.obj == nil {
 		return
 	}
-	for _, kw := range n.obj.keys {
-		kc.value(n, kw, keywordRule(kw, n.draft), n.obj.vals[kw])
+	for _, kw := range n.obj.Keys() {
+		kc.value(n, kw, keywordRule(kw, n.draft), n.obj.Get(kw))
 	}
 }
 
@@ -261,17 +261,17 @@ func (kc *keywordChecker) value(n *node, kw string, r rule, v any) {
 		if !kc.want(ptr, v, "object") || !ok {
 			return
 		}
-		for _, k := range o.keys {
-			kc.schema(ptrJoin(ptr, k), o.vals[k], d)
+		for _, k := range o.Keys() {
+			kc.schema(ptrJoin(ptr, k), o.Get(k), d)
 		}
 	case rulePatternMap:
 		o, ok := v.(*object)
 		if !kc.want(ptr, v, "object") || !ok {
 			return
 		}
-		for _, k := range o.keys {
+		for _, k := range o.Keys() {
 			kc.regex(ptrJoin(ptr, k), k)
-			kc.schema(ptrJoin(ptr, k), o.vals[k], d)
+			kc.schema(ptrJoin(ptr, k), o.Get(k), d)
 		}
 	case ruleItems:
 		if _, isArr := v.(*array); isArr {
@@ -286,11 +286,11 @@ func (kc *keywordChecker) value(n *node, kw string, r rule, v any) {
 		if !kc.want(ptr, v, "object") || !ok {
 			return
 		}
-		for _, k := range o.keys {
-			if _, isArr := o.vals[k].(*array); isArr {
-				kc.stringArray(ptrJoin(ptr, k), o.vals[k], d == draft4)
+		for _, k := range o.Keys() {
+			if _, isArr := o.Get(k).(*array); isArr {
+				kc.stringArray(ptrJoin(ptr, k), o.Get(k), d == draft4)
 			} else {
-				kc.schema(ptrJoin(ptr, k), o.vals[k], d)
+				kc.schema(ptrJoin(ptr, k), o.Get(k), d)
 			}
 		}
 	case ruleDependentReq:
@@ -298,8 +298,8 @@ func (kc *keywordChecker) value(n *node, kw string, r rule, v any) {
 		if !kc.want(ptr, v, "object") || !ok {
 			return
 		}
-		for _, k := range o.keys {
-			kc.stringArray(ptrJoin(ptr, k), o.vals[k], false)
+		for _, k := range o.Keys() {
+			kc.stringArray(ptrJoin(ptr, k), o.Get(k), false)
 		}
 	case ruleType:
 		kc.typeValue(ptr, v)
@@ -308,9 +308,9 @@ func (kc *keywordChecker) value(n *node, kw string, r rule, v any) {
 		if !kc.want(ptr, v, "array") || !ok || d >= draft2019 {
 			return
 		}
-		if len(a.items) == 0 {
+		if len(a.Items()) == 0 {
 			kc.bad(ptr, "must not be empty")
-		} else if i, j, dup := duplicate(a.items); dup {
+		} else if i, j, dup := duplicate(a.Items()); dup {
 			kc.bad(ptr, "items at %d and %d are equal, but must be unique", i, j)
 		}
 	case ruleArray:
@@ -322,7 +322,7 @@ func (kc *keywordChecker) value(n *node, kw string, r rule, v any) {
 	case ruleExclusive4:
 		if kc.want(ptr, v, "boolean") {
 			base := strings.ToLower(strings.TrimPrefix(kw, "exclusive"))
-			if _, ok := n.obj.vals[base]; !ok {
+			if _, ok := n.obj.Lookup(base); !ok {
 				kc.bad(ptr, "needs %s beside it", base)
 			}
 		}
@@ -355,11 +355,11 @@ func (kc *keywordChecker) value(n *node, kw string, r rule, v any) {
 		if !kc.want(ptr, v, "object") || !ok {
 			return
 		}
-		for _, k := range o.keys {
+		for _, k := range o.Keys() {
 			if u, err := url.Parse(k); err != nil || !u.IsAbs() {
 				kc.bad(ptrJoin(ptr, k), "%s is not an absolute URI", jsonText(k))
 			}
-			kc.want(ptrJoin(ptr, k), o.vals[k], "boolean")
+			kc.want(ptrJoin(ptr, k), o.Get(k), "boolean")
 		}
 	}
 }
@@ -405,10 +405,10 @@ func (kc *keywordChecker) schemaArray(ptr string, v any, d int) {
 	if !kc.want(ptr, v, "array") || !ok {
 		return
 	}
-	if len(a.items) == 0 {
+	if len(a.Items()) == 0 {
 		kc.bad(ptr, "must not be empty")
 	}
-	for i, it := range a.items {
+	for i, it := range a.Items() {
 		kc.schema(ptrJoin(ptr, itoa(i)), it, d)
 	}
 }
@@ -418,13 +418,13 @@ func (kc *keywordChecker) stringArray(ptr string, v any, nonEmpty bool) {
 	if !kc.want(ptr, v, "array") || !ok {
 		return
 	}
-	if nonEmpty && len(a.items) == 0 {
+	if nonEmpty && len(a.Items()) == 0 {
 		kc.bad(ptr, "must not be empty")
 	}
-	for i, it := range a.items {
+	for i, it := range a.Items() {
 		kc.want(ptrJoin(ptr, itoa(i)), it, "string")
 	}
-	if i, j, dup := duplicate(a.items); dup {
+	if i, j, dup := duplicate(a.Items()); dup {
 		kc.bad(ptr, "items at %d and %d are equal, but must be unique", i, j)
 	}
 }
@@ -447,13 +447,13 @@ func (kc *keywordChecker) typeValue(ptr string, v any) {
 	case string:
 		one(ptr, t)
 	case *array:
-		if len(t.items) == 0 {
+		if len(t.Items()) == 0 {
 			kc.bad(ptr, "must not be empty")
 		}
-		for i, it := range t.items {
+		for i, it := range t.Items() {
 			one(ptrJoin(ptr, itoa(i)), it)
 		}
-		if i, j, dup := duplicate(t.items); dup {
+		if i, j, dup := duplicate(t.Items()); dup {
 			kc.bad(ptr, "items at %d and %d are equal, but must be unique", i, j)
 		}
 	default:

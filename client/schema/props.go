@@ -35,16 +35,16 @@ func (s *Schema) propertyList(n *node) []propEntry {
 		visited[n.ptr] = true
 		pure := pureRef(n.obj, n.draft)
 		if !pure {
-			if props, ok := n.obj.vals["properties"].(*object); ok {
-				for _, k := range props.keys {
+			if props, ok := n.obj.Get("properties").(*object); ok {
+				for _, k := range props.Keys() {
 					if _, seen := idx[k]; !seen {
 						idx[k] = len(out)
 						out = append(out, propEntry{name: k, n: s.child(n, "properties", k)})
 					}
 				}
 			}
-			if req, ok := n.obj.vals["required"].(*array); ok && definite {
-				for _, r := range req.items {
+			if req, ok := n.obj.Get("required").(*array); ok && definite {
+				for _, r := range req.Items() {
 					if name, ok := r.(string); ok && !reqSet[name] {
 						reqSet[name] = true
 						reqOrder = append(reqOrder, name)
@@ -59,8 +59,8 @@ func (s *Schema) propertyList(n *node) []propEntry {
 			return
 		}
 		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-			if a, ok := n.obj.vals[kw].(*array); ok {
-				for i := range a.items {
+			if a, ok := n.obj.Get(kw).(*array); ok {
+				for i := range a.Items() {
 					walk(s.child(n, kw, itoa(i)), definite && kw == "allOf", depth+1)
 				}
 			}
@@ -195,32 +195,32 @@ func (s *Schema) shapeOf(n *node) shape {
 		o := n.obj
 		pure := pureRef(o, n.draft)
 		if !pure {
-			switch t := o.vals["type"].(type) {
+			switch t := o.Get("type").(type) {
 			case string:
 				sh.addType(t)
 			case *array:
-				for _, it := range t.items {
+				for _, it := range t.Items() {
 					if ts, ok := it.(string); ok {
 						sh.addType(ts)
 					}
 				}
 			}
-			if e, ok := o.vals["enum"].(*array); ok && !sh.hasEnum {
-				sh.enum, sh.hasEnum = e.items, true
+			if e, ok := o.Get("enum").(*array); ok && !sh.hasEnum {
+				sh.enum, sh.hasEnum = e.Items(), true
 			}
-			if c, ok := o.vals["const"]; ok && !sh.hasConst {
+			if c, ok := o.Lookup("const"); ok && !sh.hasConst {
 				sh.constV, sh.hasConst = c, true
 			}
-			if d, ok := o.vals["default"]; ok && !sh.hasDef {
+			if d, ok := o.Lookup("default"); ok && !sh.hasDef {
 				sh.def, sh.hasDef = d, true
 			}
-			if ex, ok := o.vals["examples"].(*array); ok && len(ex.items) > 0 && !sh.hasExample {
-				sh.example, sh.hasExample = ex.items[0], true
+			if ex, ok := o.Get("examples").(*array); ok && len(ex.Items()) > 0 && !sh.hasExample {
+				sh.example, sh.hasExample = ex.Items()[0], true
 			}
-			if m, ok := o.vals["minimum"]; ok && sh.minimum == nil {
+			if m, ok := o.Lookup("minimum"); ok && sh.minimum == nil {
 				sh.minimum = m
 			}
-			if mi, ok := numberInt(o.vals["minItems"]); ok && sh.minItems == 0 {
+			if mi, ok := numberInt(o.Get("minItems")); ok && sh.minItems == 0 {
 				sh.minItems = mi
 			}
 			if sh.items == nil {
@@ -231,12 +231,12 @@ func (s *Schema) shapeOf(n *node) shape {
 				}
 			}
 			for _, k := range []string{"properties", "required", "additionalProperties", "patternProperties"} {
-				if _, ok := o.vals[k]; ok {
+				if _, ok := o.Lookup(k); ok {
 					objectish = true
 				}
 			}
 			for _, k := range []string{"items", "prefixItems", "contains"} {
-				if _, ok := o.vals[k]; ok {
+				if _, ok := o.Lookup(k); ok {
 					arrayish = true
 				}
 			}
@@ -248,8 +248,8 @@ func (s *Schema) shapeOf(n *node) shape {
 			return
 		}
 		for _, kw := range []string{"allOf", "anyOf", "oneOf"} {
-			if a, ok := o.vals[kw].(*array); ok {
-				for i := range a.items {
+			if a, ok := o.Get(kw).(*array); ok {
+				for i := range a.Items() {
 					walk(s.child(n, kw, itoa(i)), depth+1)
 				}
 			}

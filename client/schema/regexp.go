@@ -43,8 +43,8 @@ func (s *Schema) compilePatterns(used map[*node]bool) {
 				s.notEnforced(pat)
 			}
 		}
-		if po, ok := n.obj.vals["patternProperties"].(*object); ok {
-			for _, k := range po.keys {
+		if po, ok := n.obj.Get("patternProperties").(*object); ok {
+			for _, k := range po.Keys() {
 				re, ok, _ := compilePattern(k)
 				if !ok && used[n] {
 					s.notEnforced(k)
@@ -192,7 +192,7 @@ func (s *Schema) itemChildren(n *node, i int) []*node {
 			return []*node{c}
 		}
 		if pi, ok := n.get("prefixItems"); ok {
-			if a, ok := pi.(*array); ok && i < len(a.items) {
+			if a, ok := pi.(*array); ok && i < len(a.Items()) {
 				return nil
 			}
 		}
@@ -203,7 +203,7 @@ func (s *Schema) itemChildren(n *node, i int) []*node {
 	}
 	items, _ := n.get("items")
 	if a, ok := items.(*array); ok {
-		if i < len(a.items) {
+		if i < len(a.Items()) {
 			if c := s.child(n, "items", idx); c != nil {
 				return []*node{c}
 			}

@@ -55,7 +55,7 @@ func exercise(t *testing.T, s *Schema, args string) error {
 	t.Helper()
 	var paths [][]string
 	if obj, ok := mustParse(t, args).(*object); ok {
-		for _, k := range obj.keys {
+		for _, k := range obj.Keys() {
 			paths = append(paths, []string{k})
 		}
 	}

@@ -3,6 +3,8 @@ package schema
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // Usage builds a one-line usage from the schema: required properties first,
@@ -140,9 +142,9 @@ func scalarText(v any) (string, bool) {
 func (s *Schema) Example() json.RawMessage {
 	v := s.exampleValue(s.nodes[""], 0, map[string]bool{})
 	if _, ok := v.(*object); !ok {
-		v = newObject()
+		v = ojson.NewObject()
 	}
-	return encodeJSON(v)
+	return ojson.Encode(v)
 }
 
 const maxExampleDepth = 8
@@ -176,7 +178,7 @@ func (s *Schema) exampleValue(n *node, depth int, stack map[string]bool) any {
 		a := &array{}
 		if sh.minItems > 0 && sh.items != nil && depth < maxExampleDepth {
 			for i := 0; i < sh.minItems; i++ {
-				a.items = append(a.items, s.exampleValue(sh.items, depth+1, stack))
+				a.Append(s.exampleValue(sh.items, depth+1, stack))
 			}
 		}
 		return a
@@ -199,7 +201,7 @@ func (s *Schema) exampleValue(n *node, depth int, stack map[string]bool) any {
 }
 
 func (s *Schema) exampleObject(n *node, depth int, stack map[string]bool) *object {
-	o := newObject()
+	o := ojson.NewObject()
 	if depth >= maxExampleDepth || stack[n.ptr] {
 		return o
 	}
@@ -207,7 +209,7 @@ func (s *Schema) exampleObject(n *node, depth int, stack map[string]bool) *objec
 	defer delete(stack, n.ptr)
 	for _, e := range s.propertyList(n) {
 		if e.required || (e.n != nil && s.shapeOf(e.n).hasDef) {
-			o.set(e.name, s.exampleValue(e.n, depth+1, stack))
+			o.Set(e.name, s.exampleValue(e.n, depth+1, stack))
 		}
 	}
 	return o

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // maxArgsDepth bounds nesting of argument JSON (the same bound as
@@ -17,7 +19,7 @@ const maxArgsDepth = 10000
 // without arguments).
 func parseArgs(args json.RawMessage) (any, error) {
 	if len(strings.TrimSpace(string(args))) == 0 {
-		return newObject(), nil
+		return ojson.NewObject(), nil
 	}
 	v, err := parseJSON(args, maxArgsDepth)
 	if errors.Is(err, errDepth) {
@@ -401,13 +403,13 @@ func valueAt(tree any, toks []string) any {
 	for _, t := range toks {
 		switch c := v.(type) {
 		case *object:
-			v = c.vals[t]
+			v = c.Get(t)
 		case *array:
 			i := atoiStrict(t)
-			if i < 0 || i >= len(c.items) {
+			if i < 0 || i >= len(c.Items()) {
 				return nil
 			}
-			v = c.items[i]
+			v = c.Items()[i]
 		default:
 			return nil
 		}
@@ -427,8 +429,8 @@ func displayName(tree any, toks []string) string {
 	for i, t := range toks {
 		if a, ok := v.(*array); ok {
 			sb.WriteString("[" + t + "]")
-			if j := atoiStrict(t); j >= 0 && j < len(a.items) {
-				v = a.items[j]
+			if j := atoiStrict(t); j >= 0 && j < len(a.Items()) {
+				v = a.Items()[j]
 			} else {
 				v = nil
 			}
@@ -439,7 +441,7 @@ func displayName(tree any, toks []string) string {
 		}
 		sb.WriteString(t)
 		if o, ok := v.(*object); ok {
-			v = o.vals[t]
+			v = o.Get(t)
 		} else {
 			v = nil
 		}

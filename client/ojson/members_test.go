@@ -1,0 +1,85 @@
+package ojson
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestSplitObjectKeepsOrderAndDuplicates(t *testing.T) {
+	m, err := SplitObject([]byte(` {"b":1, "a" : [1, 2.50], "b":"x<y"} `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(m.JSON()); got != `{"b":1,"a":[1, 2.50],"b":"x<y"}` {
+		t.Errorf("JSON = %s", got)
+	}
+	if got := string(m.Get("b")); got != `"x<y"` {
+		t.Errorf("Get(b) = %s, want the last duplicate", got)
+	}
+	if got := m.Keys(); len(got) != 2 || got[0] != "b" || got[1] != "a" {
+		t.Errorf("Keys = %q", got)
+	}
+	if got := string(m.Unique().JSON()); got != `{"b":"x<y","a":[1, 2.50]}` {
+		t.Errorf("Unique = %s", got)
+	}
+	if m.Get("z") != nil || m.Has("z") || !m.Has("a") {
+		t.Error("Get/Has of absent and present keys")
+	}
+}
+
+func TestMembersSetAndDelete(t *testing.T) {
+	m, _ := SplitObject([]byte(`{"a":1,"b":2,"a":3,"c":4}`))
+	m.Set("a", json.RawMessage(`5`))
+	if got := string(m.JSON()); got != `{"a":5,"b":2,"c":4}` {
+		t.Errorf("after Set(a) %s", got)
+	}
+	m.Set("d", json.RawMessage(`"<&>"`))
+	m.Delete("b")
+	if got := string(m.JSON()); got != `{"a":5,"c":4,"d":"<&>"}` {
+		t.Errorf("after Set(d), Delete(b) %s", got)
+	}
+	var empty Members
+	if got := string(empty.JSON()); got != `{}` {
+		t.Errorf("zero Members = %s", got)
+	}
+	empty.Set("k", nil)
+	if got := string(empty.JSON()); got != `{"k":null}` {
+		t.Errorf("a missing value = %s", got)
+	}
+}
+
+func TestSplitObjectErrors(t *testing.T) {
+	for in, want := range map[string]error{
+		`[1]`:           ErrNotObject,
+		`"s"`:           ErrNotObject,
+		`{"a":1`:        ErrUnterminated,
+		`{"a":1} {}`:    ErrTrailingData,
+		`{"a":1} x`:     ErrTrailingData,
+		`{"a":1,}`:      nil, // a syntax error of encoding/json's own
+		`{"a":1 "b":2}`: nil,
+		``:              nil,
+	} {
+		_, err := SplitObject([]byte(in))
+		if err == nil {
+			t.Errorf("SplitObject(%q) accepted", in)
+			continue
+		}
+		if want != nil && !errors.Is(err, want) {
+			t.Errorf("SplitObject(%q) = %v, want %v", in, err, want)
+		}
+	}
+	var se *json.SyntaxError
+	if _, err := SplitObject([]byte(`{"a":x}`)); !errors.As(err, &se) {
+		t.Errorf("a syntax error is not encoding/json's: %#v", err)
+	}
+}
+
+func TestJoinArray(t *testing.T) {
+	if got := string(JoinArray([]json.RawMessage{json.RawMessage(`1`), json.RawMessage(`{"a":2}`)})); got != `[1,{"a":2}]` {
+		t.Errorf("JoinArray = %s", got)
+	}
+	if got := string(JoinArray(nil)); got != `[]` {
+		t.Errorf("JoinArray(nil) = %s", got)
+	}
+}
