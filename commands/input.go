@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/output"
@@ -441,7 +441,7 @@ func readInputConfig(c interface {
 		ic.roots = append(ic.roots, rt)
 	}
 	if s := c.String("sampling-cmd"); s != "" {
-		argv, err := shlex.Split(s)
+		argv, err := shellquote.Split(s)
 		if err != nil || len(argv) == 0 {
 			return nil, usagef("cannot split --sampling-cmd %q", s)
 		}

@@ -21,7 +21,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
@@ -127,7 +127,7 @@ func resolveEndpoint(ch serverChoice, configs *configLoader, fallback *connInfo)
 		}
 	case ch.url != "":
 	case ch.stdio != "":
-		argv, err := shlex.Split(ch.stdio)
+		argv, err := shellquote.Split(ch.stdio)
 		if err != nil {
 			return nil, usagef("cannot split --stdio %q: %v", ch.stdio, err)
 		}
