@@ -3,6 +3,7 @@ module github.com/mcpctl/mcpctl
 go 1.26.8
 
 require (
+	github.com/cli/browser v1.3.0
 	github.com/creack/pty v1.1.24
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/itchyny/gojq v0.12.20
