@@ -2,6 +2,8 @@ module github.com/mcpctl/mcpctl
 
 go 1.26.8
 
+toolchain go1.27.3
+
 require (
 	github.com/cli/browser v1.3.0
 	github.com/creack/pty v1.1.24
