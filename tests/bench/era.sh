@@ -9,8 +9,9 @@
 #   bash tests/bench/era.sh            # 15 runs of each
 #   N=5 bash tests/bench/era.sh
 set -euo pipefail
-# go.mod's toolchain line: a machine's own Go ignores it unless told (README).
-export GOTOOLCHAIN=go1.27.3
+# go.mod's toolchain line: a machine's own Go ignores it unless told, and
+# encoding/json as before (README, "Go version").
+export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 n=${N:-15}
 tmp=$(mktemp -d)
