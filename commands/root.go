@@ -40,7 +40,8 @@ func version() string {
 func Main() int {
 	// The handlers are not stopped: the process exits when Main returns,
 	// and signal.Stop would first wait for os/signal's goroutine to
-	// settle, about half a millisecond of every run (BENCHMARKS.md).
+	// settle (≈ 0.1 ms of every run here, a short one like --version
+	// mostly; tests/bench/findings.md).
 	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// net/http logs some peer misbehaviour through the standard logger
 	// ("Unsolicited response received on idle HTTP channel") besides
