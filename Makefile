@@ -9,6 +9,14 @@
 # zsh and fish look for them (PowerShell's in $(PREFIX)/share/mcpctl; load it
 # from your profile).
 
+# go.mod's toolchain line (go1.27.3: go1.26.8's standard library has
+# reachable vulnerabilities). A machine's own Go ignores that line unless
+# told; the go command fetches this release from the Go module proxy.
+# nojsonv2: encoding/json as before (README, "Go version").
+GOTOOLCHAIN ?= go1.27.3
+GOEXPERIMENT ?= nojsonv2
+export GOTOOLCHAIN GOEXPERIMENT
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 GO ?= go
@@ -24,7 +32,7 @@ psdir   = $(DESTDIR)$(PREFIX)/share/mcpctl
 .PHONY: build install uninstall generate test
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
+	CGO_ENABLED=0 $(GO) build -trimpath -tags urfave_cli_no_docs -o $(BIN) .
 
 install: build
 	install -d $(bindir) $(mandir) $(bashdir) $(zshdir) $(fishdir) $(psdir)

@@ -4,11 +4,14 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // secretParam matches query parameter names whose values are credentials
 // (?api_key=…, ?access_token=…, ?sig=…).
-var secretParam = regexp.MustCompile(`(?i)api[-_]?key|token|secret|passw|auth|session|sig|credential|^key$|^code$`)
+var secretParam = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
+	return regexp.MustCompile(`(?i)api[-_]?key|token|secret|passw|auth|session|sig|credential|^key$|^code$`)
+})
 
 // RedactURL returns rawURL fit to be shown in errors, traces and logs: a
 // password in it, and the values of query parameters named like
@@ -28,7 +31,7 @@ func RedactURL(rawURL string) string {
 		parts := strings.Split(u.RawQuery, "&")
 		for i, p := range parts {
 			name, _, hasValue := strings.Cut(p, "=")
-			if n, err := url.QueryUnescape(name); err == nil && hasValue && secretParam.MatchString(n) {
+			if n, err := url.QueryUnescape(name); err == nil && hasValue && secretParam().MatchString(n) {
 				parts[i] = name + "=REDACTED"
 				redacted = true
 			}

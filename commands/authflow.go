@@ -14,7 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client/oauth"
@@ -157,7 +157,7 @@ func openURL(u string) error {
 // openWithBrowserEnv runs $BROWSER with the URL: in place of %s if it has
 // one, else as its last argument.
 func openWithBrowserEnv(u string) error {
-	argv, err := shlex.Split(os.Getenv("BROWSER"))
+	argv, err := shellquote.Split(os.Getenv("BROWSER"))
 	if err != nil || len(argv) == 0 {
 		return fmt.Errorf("cannot split $BROWSER %q", os.Getenv("BROWSER"))
 	}

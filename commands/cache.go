@@ -73,7 +73,7 @@ func serverID(url string, argv, env []string, dir string) string {
 func credentialID(header map[string][]string) string {
 	var parts []string
 	for k, vs := range header {
-		if secretHeader.MatchString(k) {
+		if secretHeader().MatchString(k) {
 			parts = append(parts, k+":"+strings.Join(vs, ","))
 		}
 	}

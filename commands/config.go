@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client/atomicfile"
@@ -246,7 +246,7 @@ func serverFromFlags(c *cli.Context, name string) (*config.Server, error) {
 			return nil, usagef("--env and --cwd are for stdio servers; %q has a URL", name)
 		}
 	case stdio != "":
-		argv, err := shlex.Split(stdio)
+		argv, err := shellquote.Split(stdio)
 		if err != nil || len(argv) == 0 {
 			return nil, usagef("cannot split --stdio %q into a command", stdio)
 		}
@@ -451,7 +451,7 @@ func configEditCommand(ios *output.IOStreams) *cli.Command {
 			if editor == "" {
 				editor = "vi"
 			}
-			argv, err := shlex.Split(editor)
+			argv, err := shellquote.Split(editor)
 			if err != nil || len(argv) == 0 {
 				return usagef("cannot split the editor command %q; set VISUAL or EDITOR to a command", editor)
 			}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/output"
@@ -49,7 +49,7 @@ func TestExamples(t *testing.T) {
 			if strings.Contains(ex, "{{") {
 				t.Errorf("%q: {{ would be read as a template", ex)
 			}
-			words, err := shlex.Split(ex)
+			words, err := shellquote.Split(ex)
 			if err != nil {
 				t.Errorf("%q: %v", ex, err)
 				continue

@@ -11,16 +11,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/google/shlex"
+	"github.com/cli/browser"
+	"github.com/kballard/go-shellquote"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
@@ -362,28 +363,39 @@ func runSampling(ctx context.Context, argv []string, params json.RawMessage) (js
 	return json.RawMessage(bytes.TrimSpace(stdout.Bytes())), nil
 }
 
-// openBrowser opens a URL with the platform's opener (openURL prefers
-// $BROWSER). Each platform has its own: on Linux "open" is openvt.
+// openerGrace is how long openBrowser waits for the platform's opener to
+// fail. One that is still running then has started a browser that stays
+// in the foreground (xdg-open runs some browsers and waits for them): the
+// page is open, and the login or the prompt must not wait for the browser
+// to be closed.
+const openerGrace = time.Second
+
+// quietOpener sends what the platform's opener prints to /dev/null, once:
+// stdout is for results. (A nil writer, not io.Discard: exec then needs
+// no pipe, which a browser the opener starts would hold open.)
+var quietOpener sync.Once
+
+// openBrowser opens a URL with the platform's opener, github.com/cli/browser
+// (openURL prefers $BROWSER): xdg-open, x-www-browser, www-browser or
+// wslview on Linux, open on macOS, ShellExecute on Windows.
 func openBrowser(u string) error {
-	var argv []string
-	switch runtime.GOOS {
-	case "darwin":
-		argv = []string{"open", u}
-	case "windows":
-		argv = []string{"rundll32", "url.dll,FileProtocolHandler", u}
-	default:
-		argv = []string{"xdg-open", u}
+	quietOpener.Do(func() { browser.Stdout, browser.Stderr = nil, nil })
+	done := make(chan error, 1)
+	go func() { done <- browser.OpenURL(u) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(openerGrace):
+		return nil
 	}
-	if _, err := exec.LookPath(argv[0]); err != nil {
-		return fmt.Errorf("no browser opener found (%s, or set $BROWSER); open the URL yourself", argv[0])
+	var notFound *exec.Error
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &notFound) && errors.Is(notFound.Err, exec.ErrNotFound):
+		return fmt.Errorf("no browser opener found (%s), and $BROWSER is not set", strings.ReplaceAll(notFound.Name, ",", ", "))
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
+	return fmt.Errorf("the system's browser opener failed: %w", err)
 }
 
 // readInputConfig reads the answering flags.
@@ -441,7 +453,7 @@ func readInputConfig(c interface {
 		ic.roots = append(ic.roots, rt)
 	}
 	if s := c.String("sampling-cmd"); s != "" {
-		argv, err := shlex.Split(s)
+		argv, err := shellquote.Split(s)
 		if err != nil || len(argv) == 0 {
 			return nil, usagef("cannot split --sampling-cmd %q", s)
 		}

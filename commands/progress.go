@@ -128,8 +128,11 @@ func (v *progressView) line(done float64, total *float64, msg string, now time.T
 		b.WriteString(" " + output.SanitizeLine(msg))
 	}
 	line := b.String()
-	if w := v.ios.TerminalWidth(); w > 10 && len([]rune(line)) >= w {
-		line = string([]rune(line)[:w-2]) + "…"
+	// One cell short of the width: a line that fills the last column
+	// leaves the cursor past it on some terminals, and the next \r would
+	// not return to this line.
+	if w := v.ios.TerminalWidth(); w > 10 && output.DisplayWidth(line) >= w {
+		line = output.Truncate(line, w-1)
 	}
 	return line
 }

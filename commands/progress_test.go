@@ -63,3 +63,27 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// Issue 14 item 6: the bar is fitted to the terminal in cells, one short
+// of the width, so that a message with emoji does not wrap the line the
+// next \r must return to: ✅ is two cells, 👍🏽 one two-cell glyph (its
+// two runes are never split).
+func TestProgressFitsInCells(t *testing.T) {
+	ios, _, _, _ := output.Test()
+	ios.SetTerminalWidth(40)
+	v, _ := newProgressView("bar", ios)
+	now := time.Now()
+	v.start = now
+	total := 2.0
+	const prefix = "[##########----------]  50% 1/2 " // 32 cells
+	for _, tc := range []struct{ msg, want string }{
+		{"✅👍🏽✅👍🏽✅👍🏽", prefix + "✅👍🏽✅…"},
+		{"✅✅✅✅✅", prefix + "✅✅✅…"},
+		{"✅✅✅", prefix + "✅✅✅"},
+		{"abcdefghij", prefix + "abcdef…"},
+	} {
+		if got := v.line(1, &total, tc.msg, now); got != tc.want {
+			t.Errorf("message %q: line\n%q, want\n%q", tc.msg, got, tc.want)
+		}
+	}
+}

@@ -38,8 +38,11 @@ func version() string {
 // Main runs mcpctl with the process's arguments and streams and returns
 // the exit code. It is the only place that knows about signals.
 func Main() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// The handlers are not stopped: the process exits when Main returns,
+	// and signal.Stop would first wait for os/signal's goroutine to
+	// settle (≈ 0.1 ms of every run here, a short one like --version
+	// mostly; tests/bench/findings.md).
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	// net/http logs some peer misbehaviour through the standard logger
 	// ("Unsolicited response received on idle HTTP channel") besides
 	// returning it as an error; stderr is for mcpctl's own one-line errors.

@@ -22,7 +22,7 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
@@ -128,7 +128,7 @@ func resolveEndpoint(ch serverChoice, configs *configLoader, fallback *connInfo)
 		}
 	case ch.url != "":
 	case ch.stdio != "":
-		argv, err := shlex.Split(ch.stdio)
+		argv, err := shellquote.Split(ch.stdio)
 		if err != nil {
 			return nil, usagef("cannot split --stdio %q: %v", ch.stdio, err)
 		}

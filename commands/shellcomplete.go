@@ -32,6 +32,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -447,12 +448,14 @@ func (c *completer) promptItems(st *argLine, prompt string) completion {
 	return res
 }
 
-var templateVar = regexp.MustCompile(`\{[+#./;?&]?([^}]*)\}`)
+var templateVar = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
+	return regexp.MustCompile(`\{[+#./;?&]?([^}]*)\}`)
+})
 
 // templateItems offers the variables of a URI template (RFC 6570).
 func templateItems(tmpl string) completion {
 	res := completion{nospace: true}
-	for _, m := range templateVar.FindAllStringSubmatch(tmpl, -1) {
+	for _, m := range templateVar().FindAllStringSubmatch(tmpl, -1) {
 		for _, v := range strings.Split(m[1], ",") {
 			v = strings.TrimSuffix(v, "*")
 			if i := strings.IndexByte(v, ':'); i >= 0 {

@@ -14,12 +14,14 @@ import (
 )
 
 // secretHeader matches header names whose values are credentials.
-var secretHeader = regexp.MustCompile(`(?i)^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password|session`)
+var secretHeader = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
+	return regexp.MustCompile(`(?i)^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password|session`)
+})
 
 // redact hides a credential but keeps an auth scheme, so a trace still
 // shows that "Bearer" was sent.
 func redact(name, value string) string {
-	if !secretHeader.MatchString(name) {
+	if !secretHeader().MatchString(name) {
 		return value
 	}
 	if scheme, _, ok := strings.Cut(value, " "); ok && strings.Contains(strings.ToLower(name), "authorization") {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/shlex"
+	"github.com/kballard/go-shellquote"
 
 	"github.com/mcpctl/mcpctl/client"
 )
@@ -123,9 +123,9 @@ func TestShellJoinRoundTrip(t *testing.T) {
 		{"it's", `a"b`, `c\d`, "$X", "*", "a b  c"},
 		{"uv", "run", "--with", "mcp[cli]", "server.py"},
 	} {
-		got, err := shlex.Split(shellJoin(argv))
+		got, err := shellquote.Split(shellJoin(argv))
 		if err != nil || !reflect.DeepEqual(got, argv) {
-			t.Errorf("shlex.Split(shellJoin(%q)) = %q, %v", argv, got, err)
+			t.Errorf("shellquote.Split(shellJoin(%q)) = %q, %v", argv, got, err)
 		}
 	}
 }

@@ -145,7 +145,7 @@ func (t *table) write(w *bytes.Buffer, ios *IOStreams, width int) {
 	for ri, r := range cells {
 		var line strings.Builder
 		for i, c := range r {
-			c = truncate(c, widths[i])
+			c = Truncate(c, widths[i])
 			if i < last {
 				c = pad(c, widths[i]) + strings.Repeat(" ", columnGap)
 			}
@@ -168,7 +168,7 @@ func fitColumns(cells [][]string, width int) []int {
 	widths := make([]int, n)
 	for _, r := range cells {
 		for i, c := range r {
-			widths[i] = max(widths[i], displayWidth(c))
+			widths[i] = max(widths[i], DisplayWidth(c))
 		}
 	}
 	avail := width - columnGap*(n-1)

@@ -96,6 +96,18 @@ func TestRenderTable(t *testing.T) {
 				"x    日本語\n" +
 				"y    ab\n",
 		},
+		// Issue 14 item 6: emoji as a terminal draws them. ✅ is two cells
+		// (it was counted one), 👍🏽 (thumbs up, skin tone) one glyph of
+		// two cells (it was counted four, its two runes' sum).
+		{
+			name: "emoji and grapheme clusters are measured in cells",
+			kind: KindResourcesList, tty: true, width: 80,
+			raw: `{"resources":[{"uri":"✅","name":"a"},{"uri":"👍🏽","name":"b"},{"uri":"xyz","name":"c"}]}`,
+			want: "URI  NAME  MIME TYPE\n" +
+				"✅   a\n" +
+				"👍🏽   b\n" +
+				"xyz  c\n",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -115,7 +127,7 @@ func TestTableWidthFromStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(strings.TrimRight(out.String(), "\n"), "\n") {
-		if w := displayWidth(line); w > 25 {
+		if w := DisplayWidth(line); w > 25 {
 			t.Errorf("line %q is %d cells wide, want at most 25", line, w)
 		}
 	}
@@ -152,5 +164,38 @@ func TestFitColumns(t *testing.T) {
 	}
 	if got[1] != 4 {
 		t.Errorf("narrow column changed to %d", got[1])
+	}
+}
+
+// Issue 14 item 6: a cut is measured in cells and never splits a grapheme
+// cluster (👍🏽 is one glyph: the skin tone stays with the thumb).
+func TestTruncateCells(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		w    int
+		want string
+	}{
+		{"abcdef", 4, "abc…"},
+		{"abc", 3, "abc"},
+		{"abc", 0, ""},
+		{"✅✅✅", 5, "✅✅…"},
+		{"✅✅✅", 6, "✅✅✅"},
+		{"👍🏽abc", 4, "👍🏽a…"},
+		{"👍🏽👍🏽👍🏽", 6, "👍🏽👍🏽👍🏽"},
+		{"👍🏽👍🏽👍🏽", 5, "👍🏽👍🏽…"},
+		{"日本語", 4, "日…"},
+	} {
+		got := Truncate(tc.s, tc.w)
+		if got != tc.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.s, tc.w, got, tc.want)
+		}
+		if w := DisplayWidth(got); w > tc.w {
+			t.Errorf("Truncate(%q, %d) is %d cells", tc.s, tc.w, w)
+		}
+	}
+	for s, want := range map[string]int{"✅": 2, "👍🏽": 2, "👍": 2, "e\u0301": 1, "日本": 4, "a\u200bb": 2, "🇳🇴": 2} {
+		if got := DisplayWidth(s); got != want {
+			t.Errorf("DisplayWidth(%q) = %d, want %d", s, got, want)
+		}
 	}
 }

@@ -3,7 +3,7 @@ package output
 import (
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestRenderYAML(t *testing.T) {

@@ -21,12 +21,18 @@ type builds struct {
 // get builds pkgs (with extra environment) the first time and returns
 // the folder holding the binaries.
 func (b *builds) get(t *testing.T, env []string, pkgs ...string) string {
+	return b.getFlags(t, env, nil, pkgs...)
+}
+
+// getFlags is get with extra go build flags.
+func (b *builds) getFlags(t *testing.T, env, flags []string, pkgs ...string) string {
 	b.once.Do(func() {
 		b.dir, b.err = os.MkdirTemp("", "mcpctl-test-bin")
 		if b.err != nil {
 			return
 		}
-		cmd := exec.Command("go", append([]string{"build", "-o", b.dir + string(os.PathSeparator)}, pkgs...)...)
+		args := append(append([]string{"build", "-o", b.dir + string(os.PathSeparator)}, flags...), pkgs...)
+		cmd := exec.Command("go", args...)
 		cmd.Env = append(os.Environ(), env...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("building %s: %v\n%s", strings.Join(pkgs, " "), err, out)

@@ -26,10 +26,11 @@ import (
 var faultBuild builds
 
 // faultBinaries builds mcpctl and fakemcp as a user would (go build,
-// CGO_ENABLED=0), and peakrss: the suite measures the real binary's memory
-// and time, whatever instrumentation (-race) the test binary itself carries.
+// CGO_ENABLED=0, -tags urfave_cli_no_docs as make build does), and
+// peakrss: the suite measures the real binary's memory and time, whatever
+// instrumentation (-race) the test binary itself carries.
 func faultBinaries(t *testing.T) string {
-	return faultBuild.get(t, []string{"CGO_ENABLED=0"},
+	return faultBuild.getFlags(t, []string{"CGO_ENABLED=0"}, shippedBuildFlags,
 		"github.com/mcpctl/mcpctl", "github.com/mcpctl/mcpctl/tests/fakemcp/cmd/fakemcp", "github.com/mcpctl/mcpctl/tests/peakrss")
 }
 

@@ -9,13 +9,16 @@
 #   bash tests/bench/era.sh            # 15 runs of each
 #   N=5 bash tests/bench/era.sh
 set -euo pipefail
+# go.mod's toolchain line: a machine's own Go ignores it unless told, and
+# encoding/json as before (README, "Go version").
+export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 n=${N:-15}
 tmp=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
-CGO_ENABLED=0 go build -trimpath -o "$tmp/mcpctl" .
+CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -o "$tmp/mcpctl" .
 go build -trimpath -o "$tmp/demo" ./tests/servers/demo
 nm=$(bash tests/refservers/install.sh)
 everything="$nm/@modelcontextprotocol/server-everything/dist/index.js"

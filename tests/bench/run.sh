@@ -10,6 +10,9 @@
 #
 # This is a script, not a test: nothing here runs under `go test`.
 set -euo pipefail
+# go.mod's toolchain line: a machine's own Go ignores it unless told, and
+# encoding/json as before (README, "Go version").
+export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$(pwd)
 
@@ -37,15 +40,16 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 echo "run.sh: building into $tmp" >&2
-# mcpctl as the Makefile builds it (static, no cgo): what `make install` ships.
-CGO_ENABLED=0 go build -trimpath -o "$tmp/mcpctl" .
+# mcpctl as the Makefile builds it (static, no cgo, no urfave/cli docs
+# generators): what `make install` ships.
+CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -o "$tmp/mcpctl" .
 go build -trimpath -o "$tmp/demo" ./tests/servers/demo
 CGO_ENABLED=0 go build -trimpath -o "$tmp/noop" ./tests/bench/noop
 go build -trimpath -o "$tmp/harness" ./tests/bench/harness
 # The same mcpctl with cgo (a plain `go build` where gcc is installed), timed
 # next to it in "Where the time goes": what dynamic linking against libc
 # costs at start-up.
-go build -trimpath -o "$tmp/mcpctl-cgo" .
+go build -trimpath -tags urfave_cli_no_docs -o "$tmp/mcpctl-cgo" .
 
 # In the background so that the traps above run as soon as a signal comes.
 "$tmp/harness" \
