@@ -12,10 +12,8 @@
 # go.mod's toolchain line (go1.27.3: go1.26.8's standard library has
 # reachable vulnerabilities). A machine's own Go ignores that line unless
 # told; the go command fetches this release from the Go module proxy.
-# nojsonv2: encoding/json as before (README, "Go version").
 GOTOOLCHAIN ?= go1.27.3
-GOEXPERIMENT ?= nojsonv2
-export GOTOOLCHAIN GOEXPERIMENT
+export GOTOOLCHAIN
 
 PREFIX ?= /usr/local
 DESTDIR ?=

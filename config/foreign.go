@@ -19,6 +19,7 @@ package config
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -385,19 +386,20 @@ func stripJSONC(data []byte) []byte {
 	return out
 }
 
-// jsonSyntaxError locates a JSON error by line and column. The offsets
-// are those of json.Decoder, which ojson.SplitObject uses throughout.
+// jsonSyntaxError locates a JSON error by line and column: the offset of
+// the offending byte, as ojson finds it (in words that do not change with
+// Go's encoding/json).
 func jsonSyntaxError(file string, data []byte, err error) *SyntaxError {
 	se := &SyntaxError{File: file, Msg: "invalid JSON: " + err.Error()}
 	var off int64 = -1
-	if e, ok := err.(*json.SyntaxError); ok {
-		off = e.Offset
+	var oe *ojson.SyntaxError
+	if errors.As(err, &oe) {
+		off = oe.Offset
 	}
 	if off >= 0 && off <= int64(len(data)) {
 		before := data[:off]
 		se.Line = bytes.Count(before, []byte("\n")) + 1
 		start := bytes.LastIndexByte(before, '\n') + 1
-		// The decoder's offset is that of the offending byte.
 		se.Column = len([]rune(string(before[start:]))) + 1
 		end := bytes.IndexByte(data[start:], '\n')
 		if end < 0 {

@@ -12,11 +12,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # go.mod's toolchain line (issue 14 item 6): go1.27.3, without the reachable
 # standard-library vulnerabilities of go1.26.8 (tests/vulncheck.sh). A machine
 # starts on its own Go and ignores that line unless told; the go command
-# fetches this version from the Go module proxy. GOEXPERIMENT=nojsonv2 keeps
-# encoding/json's own implementation (go1.27 builds it on encoding/json/v2,
-# which writes invalid UTF-8 and syntax errors differently): mcpctl's output
-# stays byte for byte what it was (README, "Go version").
-export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
+# fetches this version from the Go module proxy.
+export GOTOOLCHAIN=go1.27.3
 
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
 if [ -n "$unformatted" ]; then

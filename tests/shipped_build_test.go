@@ -45,8 +45,7 @@ func TestShippedBinaryHasNoDocsEngine(t *testing.T) {
 // go.mod's toolchain line only counts where GOTOOLCHAIN says so (a
 // machine starts on its own Go, here with GOTOOLCHAIN=local): every script
 // that runs go, the Makefile and the README's commands export the same
-// release the line names, and GOEXPERIMENT=nojsonv2 with it (issue 14
-// item 6; README, "Go version").
+// release the line names (issue 14 item 6; README, "Go version").
 func TestToolchainEverywhere(t *testing.T) {
 	gomod, err := os.ReadFile("../go.mod")
 	if err != nil {
@@ -56,7 +55,7 @@ func TestToolchainEverywhere(t *testing.T) {
 	if m == nil {
 		t.Fatal("go.mod has no toolchain line")
 	}
-	want := "GOTOOLCHAIN=" + string(m[1]) + " GOEXPERIMENT=nojsonv2"
+	want := "GOTOOLCHAIN=" + string(m[1])
 	scripts, err := filepath.Glob("../tests/*/*.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -84,8 +83,8 @@ func TestToolchainEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(makefile), "GOTOOLCHAIN ?= "+string(m[1])+"\nGOEXPERIMENT ?= nojsonv2\nexport GOTOOLCHAIN GOEXPERIMENT\n") {
-		t.Errorf("the Makefile does not export GOTOOLCHAIN ?= %s and GOEXPERIMENT ?= nojsonv2", m[1])
+	if !strings.Contains(string(makefile), "GOTOOLCHAIN ?= "+string(m[1])+"\nexport GOTOOLCHAIN\n") {
+		t.Errorf("the Makefile does not export GOTOOLCHAIN ?= %s", m[1])
 	}
 	readme, err := os.ReadFile("../README.md")
 	if err != nil {

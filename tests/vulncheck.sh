@@ -13,9 +13,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Issue 14 item 6: go1.26.8's standard library has reachable
-# vulnerabilities that go1.27.3 fixes; see go.mod's toolchain line, and the
-# README's "Go version" for GOEXPERIMENT.
-export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
+# vulnerabilities that go1.27.3 fixes; see go.mod's toolchain line and the
+# README's "Go version".
+export GOTOOLCHAIN=go1.27.3
 
 GOVULNCHECK=golang.org/x/vuln/cmd/govulncheck@v1.9.0
 VULNDB=golang.org/x/vulndb@v0.0.0-20261105234957-e22db6528018

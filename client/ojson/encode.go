@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Encode writes a tree value (or a plain string, json.Number, bool or
@@ -56,19 +57,55 @@ func writeValue(b *bytes.Buffer, v any) {
 }
 
 // String encodes s as a JSON string without the HTML escaping json.Marshal
-// applies, so "<" stays "<". Bytes that are not UTF-8 become U+FFFD, as
-// encoding/json writes them.
+// applies, so "<" stays "<". Bytes that are not UTF-8 become the escape
+// \ufffd, and U+2028 and U+2029 are escaped (JavaScript reads them as
+// line ends). Written here rather than by encoding/json, whose output for
+// invalid UTF-8 differs between Go's json v1 and v2.
 func String(s string) json.RawMessage {
 	var b bytes.Buffer
 	writeString(&b, s)
 	return b.Bytes()
 }
 
+const hexDigits = "0123456789abcdef"
+
 func writeString(b *bytes.Buffer, s string) {
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	if n := b.Len(); n > 0 && b.Bytes()[n-1] == '\n' {
-		b.Truncate(n - 1)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c < 0x20:
+				b.WriteString(`\u00`)
+				b.WriteByte(hexDigits[c>>4])
+				b.WriteByte(hexDigits[c&0xf])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\ufffd`)
+		case r == '\u2028':
+			b.WriteString(`\u2028`)
+		case r == '\u2029':
+			b.WriteString(`\u2029`)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
 	}
+	b.WriteByte('"')
 }

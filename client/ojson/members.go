@@ -6,8 +6,8 @@ import (
 	"errors"
 )
 
-// Errors of SplitObject, besides encoding/json's own (*json.SyntaxError
-// and the like, returned as they are so callers can locate them).
+// Errors of SplitObject, besides a *SyntaxError (which says where, so that
+// callers can locate it).
 var (
 	ErrNotObject    = errors.New("not a JSON object")
 	ErrUnterminated = errors.New("unterminated JSON object")
@@ -29,6 +29,21 @@ type Members []Member
 // duplicates included, each value as raw JSON. data must hold exactly one
 // object (surrounding white space aside).
 func SplitObject(data []byte) (Members, error) {
+	m, err := splitObject(data)
+	if err != nil && err != ErrNotObject && err != ErrTrailingData {
+		// encoding/json's errors differ between its v1 and v2; report
+		// the text's own fault in words of ours.
+		if se := Check(data); se != nil {
+			if se.Offset == int64(len(data)) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+				return nil, ErrUnterminated
+			}
+			return nil, se
+		}
+	}
+	return m, err
+}
+
+func splitObject(data []byte) (Members, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()

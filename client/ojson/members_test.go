@@ -56,7 +56,7 @@ func TestSplitObjectErrors(t *testing.T) {
 		`{"a":1`:        ErrUnterminated,
 		`{"a":1} {}`:    ErrTrailingData,
 		`{"a":1} x`:     ErrTrailingData,
-		`{"a":1,}`:      nil, // a syntax error of encoding/json's own
+		`{"a":1,}`:      nil, // a *SyntaxError
 		`{"a":1 "b":2}`: nil,
 		``:              nil,
 	} {
@@ -69,9 +69,10 @@ func TestSplitObjectErrors(t *testing.T) {
 			t.Errorf("SplitObject(%q) = %v, want %v", in, err, want)
 		}
 	}
-	var se *json.SyntaxError
-	if _, err := SplitObject([]byte(`{"a":x}`)); !errors.As(err, &se) {
-		t.Errorf("a syntax error is not encoding/json's: %#v", err)
+	var se *SyntaxError
+	if _, err := SplitObject([]byte(`{"a":x}`)); !errors.As(err, &se) || se.Offset != 5 ||
+		se.Msg != "invalid character 'x' looking for beginning of value" {
+		t.Errorf("a syntax error is not located in words of ours: %#v", err)
 	}
 }
 

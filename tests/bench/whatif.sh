@@ -16,7 +16,7 @@
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
 # encoding/json as before (README, "Go version").
-export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
+export GOTOOLCHAIN=go1.27.3
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$(pwd)
 command -v curl >/dev/null 2>&1 || { echo "whatif.sh: run tests/bench/run.sh first (it installs curl)" >&2; exit 1; }

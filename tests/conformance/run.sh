@@ -19,7 +19,7 @@
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
 # encoding/json as before (README, "Go version").
-export GOTOOLCHAIN=go1.27.3 GOEXPERIMENT=nojsonv2
+export GOTOOLCHAIN=go1.27.3
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
