@@ -122,6 +122,7 @@ type CallOptions struct {
 // Client sends MCP requests over a Transport. It is safe for concurrent use.
 type Client struct {
 	t    Transport
+	base Capabilities // of the transport given to New
 	opts Options
 
 	nextID atomic.Int64
@@ -146,7 +147,7 @@ func New(t Transport, opts Options) *Client {
 	if len(opts.Capabilities) == 0 {
 		opts.Capabilities = json.RawMessage(`{}`)
 	}
-	c := &Client{t: t, opts: opts, version: opts.ProtocolVersion}
+	c := &Client{t: t, base: t.Capabilities(), opts: opts, version: opts.ProtocolVersion}
 	c.users.init()
 	c.attach(t)
 	return c
@@ -170,9 +171,6 @@ func (c *Client) SetVersion(v string) {
 	c.mu.Unlock()
 }
 
-// TransportKind is "stdio" or "http".
-func (c *Client) TransportKind() string { return c.transport().Kind() }
-
 // Close shuts the transport down (ending a legacy HTTP session).
 func (c *Client) Close() error { return c.transport().Close() }
 
@@ -181,6 +179,9 @@ func (c *Client) transport() Transport {
 	defer c.mu.Unlock()
 	return c.t
 }
+
+// caps are the capabilities of the transport in use.
+func (c *Client) caps() Capabilities { return c.transport().Capabilities() }
 
 // Call sends method with params (a JSON object or nil) and returns the raw
 // result of a complete answer. The request's _meta gets the protocol
@@ -292,7 +293,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy}
+	req := &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy, Header: co.Header}
 	if co.OnID != nil {
 		co.OnID(id)
 	}
@@ -344,7 +345,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	// call (userwait.go).
 	defer context.AfterFunc(c.users.stopped, func() { cancel(context.Cause(c.users.stopped)) })()
 	t := c.transport()
-	msg, err := t.RoundTrip(callCtx, req, co.Header, onNotify)
+	msg, err := t.RoundTrip(callCtx, req, onNotify)
 	if cause := context.Cause(c.users.stopped); cause != nil && ctx.Err() == nil {
 		// Given up before the server's answer, which cannot have used it.
 		return nil, cause
@@ -357,8 +358,8 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 				// waited, which --max-timeout bounds.
 				te.After += fmt.Sprintf(" of the last progress notification, %s in all", time.Since(start).Round(100*time.Millisecond))
 			}
-			if s, ok := t.(interface{ StderrTail() []string }); ok {
-				te.Stderr = s.StderrTail()
+			if tail := t.Capabilities().StderrTail; tail != nil {
+				te.Stderr = tail()
 			}
 			return nil, te
 		}

@@ -117,13 +117,30 @@ func NewHTTP(opts HTTPOptions) (*HTTPTransport, error) {
 		}}
 	}
 	bg, stop := context.WithCancel(context.Background())
-	return &HTTPTransport{opts: opts, client: c, flavor: FlavorStreamable, bg: bg, stopBg: stop}, nil
+	return &HTTPTransport{opts: opts, client: c, flavor: BindingStreamable, bg: bg, stopBg: stop}, nil
 }
 
-func (t *HTTPTransport) Kind() string { return "http" }
-
-// IsDryRun reports whether nothing is really sent.
-func (t *HTTPTransport) IsDryRun() bool { return t.opts.DryRun != nil }
+// Capabilities implements Transport.
+func (t *HTTPTransport) Capabilities() Capabilities {
+	caps := Capabilities{
+		Binding:        t.Flavor(),
+		DryRun:         t.opts.DryRun != nil,
+		Headers:        true,
+		ServerRequests: t.SetServerRequestHandler,
+		Watch:          t.Watch,
+		Rebind: func(_ Era, binding string) (Transport, error) {
+			if binding != BindingStreamable && binding != BindingSSE {
+				return nil, &CapabilityError{Binding: BindingStreamable, Capability: "binding " + binding}
+			}
+			t.SetFlavor(binding)
+			return t, nil
+		},
+	}
+	if caps.Binding == BindingStreamable {
+		caps.OpenEvents = t.StartEventStream
+	}
+	return caps
+}
 
 // Close ends a legacy session (DELETE), closes an HTTP+SSE stream and
 // releases idle connections.
@@ -182,8 +199,8 @@ func nameParam(req *Request) (string, bool) {
 }
 
 // RoundTrip implements Transport.
-func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.Header, notify func(Notification)) (*Message, error) {
-	if req.Legacy && t.Flavor() == FlavorSSE {
+func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
+	if req.Legacy && t.Flavor() == BindingSSE {
 		return t.sseRoundTrip(ctx, req, notify)
 	}
 	body, _ := req.MarshalJSON()
@@ -196,7 +213,7 @@ func (t *HTTPTransport) RoundTrip(ctx context.Context, req *Request, extra http.
 	for k, vs := range t.opts.Header {
 		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
 	}
-	for k, vs := range extra {
+	for k, vs := range req.Header {
 		h[k] = append([]string(nil), vs...)
 	}
 	if t.opts.DryRun != nil {

@@ -27,7 +27,7 @@ const maxResumes = 10
 // defaultRetry is the reconnection delay when the server gave none.
 const defaultRetry = time.Second
 
-// Flavor is FlavorStreamable or FlavorSSE.
+// Flavor is BindingStreamable or BindingSSE.
 func (t *HTTPTransport) Flavor() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -40,11 +40,11 @@ func (t *HTTPTransport) SetFlavor(f string) {
 	t.mu.Lock()
 	t.flavor = f
 	sse := t.sse
-	if f != FlavorSSE {
+	if f != BindingSSE {
 		t.sse = nil
 	}
 	t.mu.Unlock()
-	if sse != nil && f != FlavorSSE {
+	if sse != nil && f != BindingSSE {
 		sse.close()
 	}
 }
@@ -349,7 +349,7 @@ func (t *HTTPTransport) postMessage(line []byte) {
 	defer cancel()
 	url := t.opts.URL
 	h := t.legacyHeaders(&Request{})
-	if t.Flavor() == FlavorSSE {
+	if t.Flavor() == BindingSSE {
 		t.mu.Lock()
 		conn := t.sse
 		t.mu.Unlock()
@@ -467,7 +467,7 @@ func (t *HTTPTransport) runEventStream(es *eventStream) {
 // Watch implements watcher: the server's own notifications, from the GET
 // stream or the HTTP+SSE stream, until ctx is done or the stream is gone.
 func (t *HTTPTransport) Watch(ctx context.Context, fn func(Notification)) error {
-	if t.Flavor() == FlavorSSE {
+	if t.Flavor() == BindingSSE {
 		conn, err := t.sseConnect(ctx)
 		if err != nil {
 			return err

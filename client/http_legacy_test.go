@@ -44,7 +44,7 @@ func TestLegacyStreamResumes(t *testing.T) {
 	}
 	defer tr.Close()
 	tr.sessionID = "s-1"
-	msg, err := tr.RoundTrip(context.Background(), &Request{ID: 7, Method: "tools/call", Legacy: true, Version: "2025-11-25"}, nil, nil)
+	msg, err := tr.RoundTrip(context.Background(), &Request{ID: 7, Method: "tools/call", Legacy: true, Version: "2025-11-25"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,13 +92,13 @@ func TestLegacySession(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "initialize", Legacy: true}, nil, nil); err != nil {
+	if _, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "initialize", Legacy: true}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tr.RoundTrip(ctx, &Request{ID: 2, Method: "tools/list", Legacy: true, Version: "2025-11-25"}, nil, nil); err != nil {
+	if _, err := tr.RoundTrip(ctx, &Request{ID: 2, Method: "tools/list", Legacy: true, Version: "2025-11-25"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = tr.RoundTrip(ctx, &Request{ID: 3, Method: "gone", Legacy: true, Version: "2025-11-25"}, nil, nil)
+	_, err = tr.RoundTrip(ctx, &Request{ID: 3, Method: "gone", Legacy: true, Version: "2025-11-25"}, nil)
 	var exp *SessionExpiredError
 	if !errors.As(err, &exp) {
 		t.Fatalf("err = %v, want *SessionExpiredError", err)

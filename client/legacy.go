@@ -24,25 +24,6 @@ import (
 // error to send back.
 type ServerRequestHandler func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
 
-// requestServer is a transport that can carry server requests (legacy).
-type requestServer interface {
-	SetServerRequestHandler(ServerRequestHandler)
-}
-
-// watcher is a transport that delivers notifications the server sends on
-// its own (legacy listen): Watch calls fn for each until ctx is done or
-// the connection breaks, and returns why it stopped.
-type watcher interface {
-	Watch(ctx context.Context, fn func(Notification)) error
-}
-
-// flavorer is a transport with more than one flavour (HTTP: Streamable or
-// the deprecated HTTP+SSE).
-type flavorer interface {
-	Flavor() string
-	SetFlavor(string)
-}
-
 // SessionExpiredError means the server no longer knows the legacy HTTP
 // session (404 to a request that carried Mcp-Session-Id).
 type SessionExpiredError struct{}
@@ -61,9 +42,10 @@ type legacySession struct {
 	rounds  atomic.Int64 // server requests answered, for InputRound.Round
 }
 
+// attach makes the server's requests on t reach the Client.
 func (c *Client) attach(t Transport) {
-	if rs, ok := t.(requestServer); ok {
-		rs.SetServerRequestHandler(c.serveRequest)
+	if serve := t.Capabilities().ServerRequests; serve != nil {
+		serve(c.serveRequest)
 	}
 }
 
@@ -76,13 +58,40 @@ func (c *Client) reopen() error {
 	if err != nil {
 		return err
 	}
+	c.swap(c.transport(), t)
+	return nil
+}
+
+// rebind makes the transport in use the one for era over binding: the
+// same transport when it carries that already, else the one its Rebind
+// gives.
+func (c *Client) rebind(era Era, binding string) error {
+	t := c.transport()
+	caps := t.Capabilities()
+	if caps.Rebind == nil {
+		if binding == caps.Binding {
+			return nil
+		}
+		return &CapabilityError{Binding: caps.Binding, Capability: "binding " + binding}
+	}
+	nt, err := caps.Rebind(era, binding)
+	if err != nil {
+		return err
+	}
+	c.swap(t, nt)
+	return nil
+}
+
+// swap puts t in the place of old, which it closes.
+func (c *Client) swap(old, t Transport) {
+	if t == old {
+		return
+	}
 	c.mu.Lock()
-	old := c.t
 	c.t = t
 	c.mu.Unlock()
 	c.attach(t)
 	old.Close()
-	return nil
 }
 
 // InitializeResult returns the legacy server's initialize result (nil for
@@ -153,7 +162,7 @@ func (c *Client) initialized(ctx context.Context) error {
 func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	res, err := c.initialize(ctx)
 	var te *TimeoutError
-	if err != nil && c.legacy.probed && c.transport().Kind() == "stdio" && !errors.As(err, &te) && ctx.Err() == nil {
+	if err != nil && c.legacy.probed && c.caps().Stateful && !errors.As(err, &te) && ctx.Err() == nil {
 		c.logf("legacy: initialize failed after the probe (%v); starting the server again", err)
 		c.legacy.probed = false
 		if rerr := c.reopen(); rerr != nil {
@@ -161,12 +170,14 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		}
 		res, err = c.initialize(ctx)
 	}
-	if err != nil && c.flavor() == FlavorStreamable && sseFallback(err) {
+	if err != nil && c.flavor() == BindingStreamable && sseFallback(err) && c.caps().Rebind != nil {
 		c.logf("legacy: initialize over Streamable HTTP failed (%v); trying the HTTP+SSE transport", err)
-		c.transport().(flavorer).SetFlavor(FlavorSSE)
+		if rerr := c.rebind(EraLegacy, BindingSSE); rerr != nil {
+			return nil, err
+		}
 		res2, err2 := c.initialize(ctx)
 		if err2 != nil {
-			c.transport().(flavorer).SetFlavor(FlavorStreamable)
+			_ = c.rebind(EraLegacy, BindingStreamable)
 			return nil, &ConnError{Msg: fmt.Sprintf("initialize over Streamable HTTP failed (%v), and over HTTP+SSE too", err), Err: err2}
 		}
 		res, err = res2, nil
@@ -177,13 +188,12 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	if !c.legacy.guessed {
 		c.saveEra(c.Era())
 	}
-	if es, ok := c.transport().(interface {
-		StartEventStream(context.Context, func(Notification))
-	}); ok && c.flavor() == FlavorStreamable {
-		// Requests and notifications tied to no call come on the GET
-		// stream, and only while it is open: open it before anything else.
+	if open := c.caps().OpenEvents; open != nil {
+		// Requests and notifications tied to no call come on the server's
+		// own stream (the GET stream), and only while it is open: open it
+		// before anything else.
 		sctx, cancel := context.WithTimeout(ctx, eventStreamWait(c.opts.Timeout))
-		es.StartEventStream(sctx, c.opts.OnNotify)
+		open(sctx, c.opts.OnNotify)
 		cancel()
 	}
 	if lvl := c.opts.LogLevel; lvl != "" && hasCapability(res, "logging") {
@@ -260,7 +270,7 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 		c.setEra(EraInfo{Era: EraLegacy, Version: r.ProtocolVersion, Transport: c.flavor()})
 		c.logf("legacy: initialized with protocol version %s", r.ProtocolVersion)
 		n := &Request{Method: "notifications/initialized", Version: r.ProtocolVersion, Legacy: true}
-		if _, err := c.transport().RoundTrip(ctx, n, nil, nil); err != nil {
+		if _, err := c.transport().RoundTrip(ctx, n, nil); err != nil {
 			return nil, err
 		}
 		return res, nil

@@ -19,9 +19,9 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 	if err := c.initialized(ctx); err != nil {
 		return nil, err
 	}
-	w, ok := c.transport().(watcher)
-	if !ok {
-		return nil, &ProtocolError{Msg: "this transport cannot deliver the server's notifications"}
+	tc := c.caps()
+	if tc.Watch == nil {
+		return nil, &CapabilityError{Binding: tc.Binding, Capability: "delivery of the server's own notifications"}
 	}
 	var f struct {
 		Tools     bool     `json:"toolsListChanged"`
@@ -77,7 +77,7 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 	null := json.RawMessage("null")
 	onEvent(ListenEvent{Kind: "acknowledged", SubscriptionID: null, Method: "notifications/subscriptions/acknowledged",
 		Params: joinObject([]field{{Key: "notifications", Value: joinObject(ack)}})})
-	err := w.Watch(ctx, func(n Notification) {
+	err := tc.Watch(ctx, func(n Notification) {
 		wanted := false
 		switch n.Method {
 		case "notifications/tools/list_changed":

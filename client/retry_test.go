@@ -78,7 +78,7 @@ func TestRetryAfter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, seen := busyServer(t, tc.status, tc.busy, tc.retryAfter)
 			tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
-			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: tc.method, Params: json.RawMessage(`{}`)}, nil, nil)
+			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: tc.method, Params: json.RawMessage(`{}`)}, nil)
 			if tc.note == "" {
 				if err != nil || msg == nil || msg.Result == nil {
 					t.Fatalf("got %+v, %v; want the answer", msg, err)
@@ -103,7 +103,7 @@ func TestRetryAfterHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil, nil)
+	_, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the context's deadline", err)
 	}

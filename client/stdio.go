@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"strconv"
@@ -132,10 +131,18 @@ func (t *StdioTransport) Watch(ctx context.Context, fn func(Notification)) error
 	})
 }
 
-func (t *StdioTransport) Kind() string { return "stdio" }
-
-// IsDryRun reports whether nothing is really sent.
-func (t *StdioTransport) IsDryRun() bool { return t.opts.DryRun != nil }
+// Capabilities implements Transport: a stdio server is one process, which
+// may send requests and notifications of its own and writes a stderr.
+func (t *StdioTransport) Capabilities() Capabilities {
+	return Capabilities{
+		Binding:        BindingStdio,
+		DryRun:         t.opts.DryRun != nil,
+		Stateful:       true,
+		ServerRequests: t.SetServerRequestHandler,
+		Watch:          t.Watch,
+		StderrTail:     t.StderrTail,
+	}
+}
 
 // StderrTail returns the last lines the server wrote to stderr.
 func (t *StdioTransport) StderrTail() []string {
@@ -457,7 +464,7 @@ func (t *StdioTransport) write(ctx context.Context, line []byte) error {
 }
 
 // RoundTrip implements Transport.
-func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, _ http.Header, notify func(Notification)) (*Message, error) {
+func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
 	line, _ := req.MarshalJSON()
 	if t.opts.DryRun != nil {
 		t.opts.DryRun(DryRunRequest{Command: t.opts.Command, Dir: t.opts.Dir, Body: line})

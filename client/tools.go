@@ -56,7 +56,7 @@ type toolPeek struct {
 // the Streamable HTTP binding requires; each is reported in warnings.
 func (c *Client) ListTools(ctx context.Context, cursor string, all bool) (json.RawMessage, []string, error) {
 	raw, err := c.List(ctx, "tools/list", "tools", cursor, all)
-	if err != nil || c.transport().Kind() != "http" || c.Legacy() {
+	if err != nil || !c.base.Headers || c.Legacy() {
 		return raw, nil, err
 	}
 	return dropInvalidTools(raw)
@@ -130,7 +130,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	if co == nil {
 		co = &CallOptions{}
 	}
-	if c.transport().Kind() != "http" && co.PrepareArgs == nil {
+	if !c.base.Headers && co.PrepareArgs == nil {
 		return c.callToolDirect(ctx, name, args, co)
 	}
 	for attempt := 0; ; attempt++ {
@@ -154,7 +154,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 			}
 		}
 		callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
-		if c.transport().Kind() == "http" && !c.Legacy() {
+		if c.caps().Headers && !c.Legacy() {
 			if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
 				return nil, err
 			}

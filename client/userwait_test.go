@@ -25,6 +25,13 @@ func (a *askingTransport) SetServerRequestHandler(h ServerRequestHandler) {
 	a.mu.Unlock()
 }
 
+// Capabilities implements Transport: it carries server requests.
+func (a *askingTransport) Capabilities() Capabilities {
+	caps := a.fakeTransport.Capabilities()
+	caps.ServerRequests = a.SetServerRequestHandler
+	return caps
+}
+
 func newAskingTransport() *askingTransport {
 	a := &askingTransport{}
 	inner := byMethod(map[string][]any{"initialize": {initResult}})
