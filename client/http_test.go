@@ -129,14 +129,14 @@ func writeSSE(w http.ResponseWriter, events ...string) {
 	}
 }
 
-func newTestHTTP(t *testing.T, opts HTTPOptions) *HTTPTransport {
+func newTestHTTP(t *testing.T, opts HTTPOptions) *streamableHTTP {
 	t.Helper()
 	tr, err := NewHTTP(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
-	return tr
+	return tr.(*streamableHTTP)
 }
 
 func TestHTTPCallHeadersAndJSON(t *testing.T) {
@@ -491,8 +491,8 @@ func TestNewHTTP(t *testing.T) {
 			t.Errorf("NewHTTP(%q): %v", u, err)
 			continue
 		}
-		if tr.Capabilities().Binding != BindingStreamable || tr.opts.MaxMessage != 64<<20 {
-			t.Errorf("NewHTTP(%q): binding %q max %d", u, tr.Capabilities().Binding, tr.opts.MaxMessage)
+		if st, ok := tr.(*streamableHTTP); !ok || tr.Capabilities().Binding != BindingStreamable || st.opts.MaxMessage != 64<<20 {
+			t.Errorf("NewHTTP(%q): %T, binding %q", u, tr, tr.Capabilities().Binding)
 		}
 	}
 }

@@ -32,7 +32,7 @@ var retryMethods = map[string]bool{
 // postRetrying POSTs body, again after the server's Retry-After when a
 // list request is refused with 429 or 503. note says why a 429 or 503
 // that carried Retry-After was finally not retried.
-func (t *HTTPTransport) postRetrying(ctx context.Context, req *Request, h http.Header, body []byte) (resp *http.Response, note string, err error) {
+func (t *httpConn) postRetrying(ctx context.Context, req *Request, h http.Header, body []byte) (resp *http.Response, note string, err error) {
 	for retries := 0; ; retries++ {
 		resp, err := t.send(ctx, http.MethodPost, t.opts.URL, h, body)
 		if err != nil {
