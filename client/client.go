@@ -85,6 +85,10 @@ type Options struct {
 	// Warn receives things the user should know that do not stop the
 	// command (a server request that could not be answered).
 	Warn func(string)
+	// DryRun says nothing may be sent: every request fails with a
+	// *CapabilityError unless the transport is in dry-run mode itself
+	// (Capabilities.DryRun), which shows the requests instead.
+	DryRun bool
 }
 
 // CacheMode says how Call uses the cache.
@@ -278,6 +282,11 @@ func resultOf(method string, msg *Message) (json.RawMessage, error) {
 }
 
 func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMessage, version string, co *CallOptions) (*Message, error) {
+	if caps := c.caps(); c.opts.DryRun && !caps.DryRun {
+		// Sending for real what was to be shown only would be the worst
+		// fallback of all.
+		return nil, &CapabilityError{Binding: caps.Binding, Capability: "dry run"}
+	}
 	id := c.nextID.Add(1)
 	legacy := IsLegacyVersion(version) || method == "initialize"
 	var withMeta json.RawMessage

@@ -104,6 +104,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		MaxRounds:     c.Int("max-rounds"),
 		TasksDeclared: tasks,
 		LogLevel:      c.String("log-level"),
+		DryRun:        s.dryRun,
 		Tasks: client.TaskOptions{
 			CancelOnInterrupt: c.Bool("cancel-on-interrupt"),
 			OnCreated:         func(h json.RawMessage) { rememberTask(s.serverID, h) },
