@@ -219,7 +219,7 @@ func match(msg *Message, req *Request) (*Message, error) {
 		return nil, &ProtocolError{Msg: "the server answered with a " + msg.Kind() + " instead of a response"}
 	}
 	if len(msg.ID) > 0 && !idEquals(msg.ID, req.ID) {
-		return nil, &ProtocolError{Msg: fmt.Sprintf("the server answered request id %s, but mcpctl sent id %d", snippet(msg.ID), req.ID)}
+		return nil, &ResponseIDError{ID: msg.ID, Sent: req.ID}
 	}
 	return msg, nil
 }

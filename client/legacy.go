@@ -351,18 +351,13 @@ func (c *Client) warn(msg string) {
 	}
 }
 
-// LegacyInputKey is the key a legacy server request is answered under in
-// --answer/--answers: legacy requests carry no key of their own.
-func LegacyInputKey(method string) string {
-	switch method {
-	case "elicitation/create":
-		return "elicitation"
-	case "sampling/createMessage":
-		return "sampling"
-	case "roots/list":
-		return "roots"
+// name is how the client calls itself in what it tells a server: the
+// caller's ClientInfo.Name.
+func (c *Client) name() string {
+	if c.opts.ClientInfo.Name != "" {
+		return c.opts.ClientInfo.Name
 	}
-	return method
+	return "this client"
 }
 
 // serveRequest answers a request from the server. Modern servers must not
@@ -370,18 +365,17 @@ func LegacyInputKey(method string) string {
 // -32601 for what mcpctl does not implement.
 func (c *Client) serveRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
 	if !c.Legacy() {
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests on protocol version " + c.Version()}
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: c.name() + " does not accept server requests on protocol version " + c.Version()}
 	}
 	switch method {
 	case "ping":
 		return json.RawMessage(`{}`), nil
 	case "elicitation/create", "sampling/createMessage", "roots/list":
 	default:
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not implement " + method}
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: c.name() + " does not implement " + method}
 	}
-	key := LegacyInputKey(method)
 	round := InputRound{Method: method, Round: int(c.legacy.rounds.Add(1)), Legacy: true,
-		Requests: []InputRequest{{Key: key, Method: method, Params: params}}}
+		Requests: []InputRequest{{Key: method, Method: method, Params: params}}}
 	answers, err := c.answerRound(context.WithValue(ctx, userWaitKey{}, &c.users), round)
 	var answer json.RawMessage
 	for _, a := range answers {

@@ -123,7 +123,7 @@ func (m *mux) deliver(msg *Message, raw []byte, more bool) error {
 		if sent {
 			return nil
 		}
-		return &ProtocolError{Msg: "the server answered a request id mcpctl never sent: " + snippet(msg.ID)}
+		return &ResponseIDError{ID: msg.ID}
 	}
 	return nil
 }

@@ -173,7 +173,7 @@ type ListTooLargeError struct {
 }
 
 func (e *ListTooLargeError) Error() string {
-	return fmt.Sprintf("the pages of %s came to more than %s in all (%s)", e.Method, FormatSize(int64(e.Limit)), countPages(e.Pages))
+	return fmt.Sprintf("the pages of %s came to more than %s in all (%s)", e.Method, formatSize(int64(e.Limit)), countPages(e.Pages))
 }
 
 // ListTimeoutError means a listing was still following nextCursor when

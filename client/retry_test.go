@@ -69,8 +69,8 @@ func TestRetryAfter(t *testing.T) {
 		{"503 list retried", 503, 2, "0", "tools/list", 3, ""},
 		{"429 list retried", 429, 1, "0", "prompts/list", 2, ""},
 		{"no Retry-After, no retry", 503, 1, "", "tools/list", 1, "HTTP 503 Service Unavailable"},
-		{"a call is not retried", 429, 1, "0", "tools/call", 1, "the server asks to retry after 0s; mcpctl retries only list requests"},
-		{"a long wait is not started", 503, 1, "3600", "resources/list", 1, "the server asks to retry after 3600s; mcpctl waits at most 10s"},
+		{"a call is not retried", 429, 1, "0", "tools/call", 1, "the server asks to retry after 0s; only list requests are retried"},
+		{"a long wait is not started", 503, 1, "3600", "resources/list", 1, "the server asks to retry after 3600s; the longest wait allowed is 10s"},
 		{"at most three retries", 503, 10, "0", "tools/list", 4, "still after 3 retries"},
 		{"500 is not retried", 500, 1, "0", "tools/list", 1, "HTTP 500 Internal Server Error"},
 	}

@@ -6,35 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
-	"strconv"
-	"strings"
 )
 
-// UnknownToolError names a tool the server does not offer, with the
-// closest names it does.
+// UnknownToolError names a tool the server does not offer, with the names
+// it does offer (for suggestions).
 type UnknownToolError struct {
-	Name        string
-	Suggestions []string
+	Name  string
+	Known []string
 }
 
-func (e *UnknownToolError) Error() string {
-	s := fmt.Sprintf("the server has no tool %q", e.Name)
-	if len(e.Suggestions) > 0 {
-		shown := make([]string, len(e.Suggestions))
-		for i, n := range e.Suggestions {
-			shown[i] = n
-			// A name with anything in it but printable characters is
-			// quoted, escapes and all, so that it cannot pass for
-			// another (del\u200bete_all for delete_all).
-			if q := strconv.Quote(n); q[1:len(q)-1] != n {
-				shown[i] = q
-			}
-		}
-		s += "; did you mean " + strings.Join(shown, ", ") + "?"
-	}
-	return s
-}
+func (e *UnknownToolError) Error() string { return fmt.Sprintf("the server has no tool %q", e.Name) }
 
 // InvalidToolError is a tool whose definition a client must refuse.
 type InvalidToolError struct {
@@ -43,7 +24,7 @@ type InvalidToolError struct {
 }
 
 func (e *InvalidToolError) Error() string {
-	return fmt.Sprintf("tool %q has an invalid definition, so mcpctl will not call it: %s", e.Name, e.Reason)
+	return fmt.Sprintf("tool %q has an invalid definition, so it is not called: %s", e.Name, e.Reason)
 }
 
 type toolPeek struct {
@@ -110,7 +91,7 @@ func FindTool(list json.RawMessage, name string) (json.RawMessage, error) {
 		}
 		names = append(names, p.Name)
 	}
-	return nil, &UnknownToolError{Name: name, Suggestions: Closest(name, names, 3)}
+	return nil, &UnknownToolError{Name: name, Known: names}
 }
 
 // CallTool calls a tool with raw arguments (a JSON object or nil).
@@ -213,50 +194,3 @@ func argsOrEmpty(args json.RawMessage) json.RawMessage {
 	return args
 }
 
-// Closest returns up to n candidates nearest to name by edit distance,
-// closest first; prefix and substring matches count as close.
-func Closest(name string, candidates []string, n int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	var out []scored
-	lname := strings.ToLower(name)
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		d := editDistance(lname, lc)
-		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
-			d = min(d, 1)
-		}
-		if d <= max(2, len(name)/2) {
-			out = append(out, scored{c, d})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].d < out[j].d })
-	var res []string
-	for i := 0; i < len(out) && i < n; i++ {
-		res = append(res, out[i].s)
-	}
-	return res
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}

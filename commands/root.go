@@ -63,13 +63,13 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 		switch {
 		case code == ExitInterrupted && errors.As(err, &task):
 			// The task outlives mcpctl: say how to find it again.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeMessage(oneLine(err.Error())))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeMessage(oneLine(inOurWords(err))))
 		case code == ExitInterrupted:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
 		default:
 			// Errors quote what servers said: never let that drive the
 			// terminal, nor a name in them hide a character.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeMessage(oneLine(err.Error())))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeMessage(oneLine(inOurWords(err))))
 		}
 	}
 	return code
@@ -188,7 +188,7 @@ func unknownCommand(c *cli.Context) error {
 		return usagef("%q is a configured server: name a command after it, e.g. 'mcpctl %s tools list'", c.Args().First(), c.Args().First())
 	}
 	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))
-	if s := client.Closest(c.Args().First(), names, 2); len(s) > 0 {
+	if s := closest(c.Args().First(), names, 2); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return usagef("%s (commands: %s)", msg, strings.Join(names, ", "))

@@ -273,7 +273,7 @@ func configError(err error) error {
 			return usagef("%v: no server is configured; add one with 'mcpctl config add %s --url URL' (or --stdio 'CMD ARGS…')", e, e.Name)
 		}
 		msg := e.Error()
-		if s := client.Closest(e.Name, e.Known, 3); len(s) > 0 {
+		if s := closest(e.Name, e.Known, 3); len(s) > 0 {
 			msg += "; did you mean " + strings.Join(s, " or ") + "?"
 		}
 		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))
