@@ -193,4 +193,3 @@ func argsOrEmpty(args json.RawMessage) json.RawMessage {
 	}
 	return args
 }
-
