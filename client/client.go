@@ -20,75 +20,103 @@ type Implementation struct {
 	Version string `json:"version"`
 }
 
-// Options configures a Client.
+// Options configures a Client. The zero value works: the latest
+// revision, era detection on every run, no timeout, no cache, nothing to
+// answer a server's questions with.
 type Options struct {
-	// ProtocolVersion is the revision requests declare first; "" means
-	// LatestVersion.
-	ProtocolVersion string
-	// PinVersion forbids switching to another revision on -32022.
-	PinVersion bool
-	ClientInfo Implementation
-	// Capabilities is the clientCapabilities object declared on every
-	// request; nil declares none ({}). Declare only what the caller
-	// really serves.
+	// ClientInfo names the client to servers (and in what it tells
+	// them); Capabilities is the clientCapabilities object declared on
+	// every request, nil declaring none ({}): declare only what the
+	// caller really serves. LogLevel, if set, asks the server for log
+	// messages of at least this level (io.modelcontextprotocol/logLevel).
+	ClientInfo   Implementation
 	Capabilities json.RawMessage
-	// Timeout bounds each request, and a List's pages all together; 0
-	// means no bound.
-	Timeout time.Duration
-	// MaxListSize bounds the pages of a List together: their results'
-	// sizes added up, in bytes; 0 means no bound. (Each message is bounded
-	// by its transport.)
-	MaxListSize int
-	// OnNotify receives notifications for requests whose CallOptions has
-	// no handler of its own.
-	OnNotify func(Notification)
+	LogLevel     string
 
-	// Cache, when set, answers cacheable requests from fresh entries and
-	// stores cacheable results. ServerID names the server in cache keys;
-	// CredentialID (a hash, see HashCredential) keys private results.
-	Cache        *Cache
-	CacheMode    CacheMode
-	ServerID     string
-	CredentialID string
-	// Log receives diagnostic notes (cache hits and misses) for --trace.
-	Log func(string)
-
-	// Input answers input_required rounds; nil means none can be.
-	Input InputHandler
-	// MaxRounds bounds input_required rounds (DefaultMaxRounds if 0).
-	MaxRounds int
-	// TasksDeclared says the capabilities declare the tasks extension, so
-	// tools/call may be answered with a task.
-	TasksDeclared bool
-	// Tasks tunes waiting for tasks.
-	Tasks TaskOptions
-	// LogLevel, if set, asks the server for log messages of at least this
-	// level (io.modelcontextprotocol/logLevel).
-	LogLevel string
-	// MaxTimeout caps how far progress may extend Timeout (0: no cap).
-	MaxTimeout time.Duration
-
-	// Era, when set, is the server's era as the caller knows it: no probe.
-	// A legacy revision in ProtocolVersion implies EraLegacy.
-	Era Era
+	// ProtocolVersion is the revision requests declare first; "" means
+	// LatestVersion. PinVersion forbids switching to another revision on
+	// -32022. Era, when set, is the server's era as the caller knows it:
+	// no probe (a legacy revision in ProtocolVersion implies EraLegacy).
 	// ProbeTimeout bounds the era probe (DefaultProbeTimeout if 0).
-	ProbeTimeout time.Duration
 	// EraStore remembers each server's era (keyed by ServerID) so later
 	// runs skip the probe; nil probes every time.
-	EraStore EraStore
-	// Reopen returns a fresh transport to the same server: a stdio server
-	// that refuses initialize after the probe is started again.
+	ProtocolVersion string
+	PinVersion      bool
+	Era             Era
+	ProbeTimeout    time.Duration
+	EraStore        EraStore
+
+	// ServerID names the server in cache keys and the era store.
+	ServerID string
+
+	// Timeout bounds each request, and a List's pages all together; 0
+	// means no bound. Limits holds the other bounds.
+	Timeout time.Duration
+	Limits  Limits
+
+	// Cache answers cacheable requests from fresh results; its zero value
+	// caches nothing.
+	Cache CacheOptions
+
+	// Input answers input_required rounds and a legacy server's requests;
+	// nil means none can be.
+	Input InputHandler
+	// Tasks says whether tools/call may be answered with a task, and how
+	// tasks are waited for.
+	Tasks TaskOptions
+	// Hooks receive what the caller may want to show: notifications,
+	// diagnostic notes, warnings.
+	Hooks Hooks
+
+	// Reopen returns a fresh transport to the same server: a stateful
+	// server (stdio) that refuses initialize after the probe is reached
+	// again through it.
 	Reopen func() (Transport, error)
-	// CacheTTL is how long results that carry no ttlMs of their own (all
-	// results of legacy servers) are cached; 0 caches them not at all.
-	CacheTTL time.Duration
-	// Warn receives things the user should know that do not stop the
-	// command (a server request that could not be answered).
-	Warn func(string)
 	// DryRun says nothing may be sent: every request fails with a
 	// *CapabilityError unless the transport is in dry-run mode itself
 	// (Capabilities.DryRun), which shows the requests instead.
 	DryRun bool
+}
+
+// Limits bound what a server can make a Client do.
+type Limits struct {
+	// MaxTimeout caps how far progress may extend Options.Timeout (0: no
+	// cap).
+	MaxTimeout time.Duration
+	// MaxListSize bounds the pages of a List together: their results'
+	// sizes added up, in bytes; 0 means no bound. (Each message is
+	// bounded by its transport.)
+	MaxListSize int
+	// MaxRounds bounds input_required rounds, and the polls that find a
+	// task still waiting for input (DefaultMaxRounds if 0).
+	MaxRounds int
+}
+
+// CacheOptions says how results are cached.
+type CacheOptions struct {
+	// Store, when set, answers cacheable requests from fresh entries and
+	// stores cacheable results: a MemoryCache, or the on-disk Cache.
+	Store ResultCache
+	Mode  CacheMode
+	// CredentialID (a hash, see HashCredential) keys the results a server
+	// marked private.
+	CredentialID string
+	// TTL is how long results that carry no ttlMs of their own (all
+	// results of legacy servers) are cached; 0 caches them not at all.
+	TTL time.Duration
+}
+
+// Hooks receive what a caller may want to show a user.
+type Hooks struct {
+	// OnNotify receives notifications for requests whose CallOptions has
+	// no handler of its own.
+	OnNotify func(Notification)
+	// Log receives diagnostic notes (era detection, cache hits and
+	// misses), as for a trace.
+	Log func(string)
+	// Warn receives things the user should know that do not stop the
+	// call (a server request that could not be answered).
+	Warn func(string)
 }
 
 // CacheMode says how Call uses the cache.
@@ -117,10 +145,14 @@ type CallOptions struct {
 	NoTimeout bool
 	// OnID receives the JSON-RPC id of each request sent.
 	OnID func(int64)
-	// PrepareArgs is used by CallTool: given the tool's definition from
-	// tools/list and the caller's arguments, it returns the arguments to
-	// send (typed, validated) or an error that stops the call.
+	// PrepareArgs is used by CallTool: given the tool's definition and
+	// the caller's arguments, it returns the arguments to send (typed,
+	// validated) or an error that stops the call.
 	PrepareArgs func(tool, args json.RawMessage) (json.RawMessage, error)
+	// Tool is, for CallTool, the tool's definition as the caller has it
+	// (one entry of a tools/list result): it is used instead of fetching
+	// tools/list.
+	Tool json.RawMessage
 }
 
 // Client sends MCP requests over a Transport. It is safe for concurrent use.
@@ -197,7 +229,7 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	}
 	c.recallEra()
 	key, cacheable := c.cacheKey(method, params)
-	if cacheable && c.opts.CacheMode == CacheNormal && !co.Refresh {
+	if cacheable && c.opts.Cache.Mode == CacheNormal && !co.Refresh {
 		if res, ok := c.cached(key); ok {
 			if co.FromCache != nil {
 				*co.FromCache = true
@@ -329,8 +361,8 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 		extend = func() {
 			extended.Store(true)
 			left := c.opts.Timeout
-			if c.opts.MaxTimeout > 0 {
-				left = min(left, c.opts.MaxTimeout-time.Since(start))
+			if c.opts.Limits.MaxTimeout > 0 {
+				left = min(left, c.opts.Limits.MaxTimeout-time.Since(start))
 			}
 			if left > 0 {
 				timer.Reset(left)
@@ -339,7 +371,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	}
 	notify := co.OnNotify
 	if notify == nil {
-		notify = c.opts.OnNotify
+		notify = c.opts.Hooks.OnNotify
 	}
 	token := strconv.FormatInt(id, 10)
 	onNotify := func(n Notification) {
@@ -387,7 +419,7 @@ func (c *Client) pickVersion(e *RPCError) (string, error) {
 		Supported []string `json:"supported"`
 	}
 	_ = json.Unmarshal(e.Data, &data)
-	ours := ModernVersions
+	ours := modernVersions
 	if c.opts.PinVersion {
 		ours = []string{c.opts.ProtocolVersion}
 	}
@@ -456,14 +488,14 @@ type ParamsError struct{ Msg string }
 
 func (e *ParamsError) Error() string { return e.Msg }
 func (c *Client) logf(format string, a ...any) {
-	if c.opts.Log != nil {
-		c.opts.Log(fmt.Sprintf(format, a...))
+	if c.opts.Hooks.Log != nil {
+		c.opts.Hooks.Log(fmt.Sprintf(format, a...))
 	}
 }
 
 // cacheKey returns the public key of a cacheable request, or false.
 func (c *Client) cacheKey(method string, params json.RawMessage) (CacheKey, bool) {
-	if c.opts.Cache == nil || c.opts.CacheMode == CacheOff || !CacheableMethods[method] {
+	if c.opts.Cache.Store == nil || c.opts.Cache.Mode == CacheOff || !cacheableMethods[method] {
 		return CacheKey{}, false
 	}
 	p, ok := cacheParams(method, params)
@@ -476,7 +508,7 @@ func (c *Client) cacheKey(method string, params json.RawMessage) (CacheKey, bool
 // privateKey is k for a result the server marked private: it is kept
 // apart for each set of credentials.
 func (c *Client) privateKey(k CacheKey) CacheKey {
-	k.Credential = c.opts.CredentialID
+	k.Credential = c.opts.Cache.CredentialID
 	if k.Credential == "" {
 		k.Credential = "none"
 	}
@@ -484,9 +516,9 @@ func (c *Client) privateKey(k CacheKey) CacheKey {
 }
 
 func (c *Client) cached(k CacheKey) (json.RawMessage, bool) {
-	now := c.opts.Cache.now()
+	now := c.opts.Cache.Store.Clock()
 	for _, key := range []CacheKey{k, c.privateKey(k)} {
-		e, ok := c.opts.Cache.Get(key)
+		e, ok := c.opts.Cache.Store.Get(key)
 		if !ok {
 			continue
 		}
@@ -510,8 +542,8 @@ func (c *Client) Invalidate(method string, params json.RawMessage) {
 	if !ok {
 		return
 	}
-	c.opts.Cache.Delete(k)
-	c.opts.Cache.Delete(c.privateKey(k))
+	c.opts.Cache.Store.Delete(k)
+	c.opts.Cache.Store.Delete(c.privateKey(k))
 }
 
 func (c *Client) store(k CacheKey, result json.RawMessage) {
@@ -525,17 +557,17 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 	if c.Legacy() || hints.TTLMs == nil {
 		// Legacy revisions have no caching hints (a ttlMs there is not
 		// theirs to give): only the user's --cache-ttl caches.
-		ttl = c.opts.CacheTTL.Milliseconds()
+		ttl = c.opts.Cache.TTL.Milliseconds()
 		hints.CacheScope = ""
 		if ttl <= 0 {
 			return
 		}
 	}
 	if hints.CacheScope == "private" {
-		c.opts.Cache.Delete(k)
+		c.opts.Cache.Store.Delete(k)
 		k = c.privateKey(k)
 	}
-	if err := c.opts.Cache.PutTTL(k, result, ttl); err != nil {
+	if err := c.opts.Cache.Store.PutTTL(k, result, ttl); err != nil {
 		c.logf("cache: cannot store %s: %v", k.Method, err)
 	}
 }

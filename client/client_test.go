@@ -279,7 +279,7 @@ func TestCallVersionErrors(t *testing.T) {
 				if !errors.As(err, &ve) {
 					t.Fatalf("err = %v, want *VersionError", err)
 				}
-				if !reflect.DeepEqual(ve.Theirs, []string{"2024-11-05", "2025-03-26"}) || !reflect.DeepEqual(ve.Ours, ModernVersions) {
+				if !reflect.DeepEqual(ve.Theirs, []string{"2024-11-05", "2025-03-26"}) || !reflect.DeepEqual(ve.Ours, modernVersions) {
 					t.Errorf("VersionError %+v", ve)
 				}
 			}, LatestVersion},
@@ -508,7 +508,7 @@ func TestCallNotifyAndHeaders(t *testing.T) {
 		return reply(req.ID, `{}`)
 	}}
 	var global, local []string
-	c := New(ft, Options{Era: EraModern, OnNotify: func(n Notification) { global = append(global, n.Method) }})
+	c := New(ft, Options{Era: EraModern, Hooks: Hooks{OnNotify: func(n Notification) { global = append(global, n.Method) }}})
 
 	if _, err := c.Call(context.Background(), "a", nil, nil); err != nil {
 		t.Fatal(err)

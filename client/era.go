@@ -175,7 +175,7 @@ func (c *Client) recallEraLocked() {
 	if IsLegacyVersion(c.opts.ProtocolVersion) || c.opts.Era == EraLegacy {
 		v := c.opts.ProtocolVersion
 		if !IsLegacyVersion(v) {
-			v = LegacyVersions[0]
+			v = legacyVersions[0]
 		}
 		if err := c.rebind(EraLegacy, c.base.Binding); err != nil {
 			c.logf("era: %v", err)
@@ -288,7 +288,7 @@ func (c *Client) forgetEra() {
 	c.mu.Lock()
 	c.era = EraInfo{}
 	c.version = c.opts.ProtocolVersion // the probe speaks modern again
-	if !contains(ModernVersions, c.version) {
+	if !contains(modernVersions, c.version) {
 		c.version = LatestVersion
 	}
 	c.mu.Unlock()
@@ -345,7 +345,7 @@ func (c *Client) probe(ctx context.Context) error {
 		c.mu.Lock()
 		c.probed = res // a discover right after is answered by this one
 		c.mu.Unlock()
-		if k, ok := c.cacheKey("server/discover", nil); ok && c.opts.CacheMode != CacheOff {
+		if k, ok := c.cacheKey("server/discover", nil); ok && c.opts.Cache.Mode != CacheOff {
 			if rt, _ := resultTypeOf(res); rt == "" || rt == "complete" {
 				c.store(k, res) // and a later one, while fresh
 			}
@@ -375,7 +375,7 @@ func (c *Client) probe(ctx context.Context) error {
 	if rerr := c.rebind(EraLegacy, c.base.Binding); rerr != nil {
 		return rerr
 	}
-	c.setEra(EraInfo{Era: EraLegacy, Version: LegacyVersions[0], Transport: c.flavor()})
+	c.setEra(EraInfo{Era: EraLegacy, Version: legacyVersions[0], Transport: c.flavor()})
 	c.legacy.mu.Lock()
 	defer c.legacy.mu.Unlock()
 	res, lerr := c.handshake(ctx)

@@ -193,7 +193,7 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		// own stream (the GET stream), and only while it is open: open it
 		// before anything else.
 		sctx, cancel := context.WithTimeout(ctx, eventStreamWait(c.opts.Timeout))
-		open(sctx, c.opts.OnNotify)
+		open(sctx, c.opts.Hooks.OnNotify)
 		cancel()
 	}
 	if lvl := c.opts.LogLevel; lvl != "" && hasCapability(res, "logging") {
@@ -231,7 +231,7 @@ func sseFallback(err error) bool {
 // the pinned one) and then notifications/initialized. A server that
 // refuses the version but names one mcpctl speaks is asked again with it.
 func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
-	want := LegacyVersions[0]
+	want := legacyVersions[0]
 	if IsLegacyVersion(c.opts.ProtocolVersion) {
 		want = c.opts.ProtocolVersion
 	}
@@ -252,7 +252,7 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 				continue
 			}
 			if v := offeredVersion(msg.Error); v != "" && !IsSupportedVersion(v) {
-				return nil, &VersionError{Ours: LegacyVersions, Theirs: []string{v}}
+				return nil, &VersionError{Ours: LegacyVersions(), Theirs: []string{v}}
 			}
 			return nil, msg.Error
 		}
@@ -265,7 +265,7 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 		}
 		_ = json.Unmarshal(res, &r)
 		if !IsLegacyVersion(r.ProtocolVersion) {
-			return nil, &VersionError{Ours: LegacyVersions, Theirs: []string{r.ProtocolVersion}}
+			return nil, &VersionError{Ours: LegacyVersions(), Theirs: []string{r.ProtocolVersion}}
 		}
 		c.setEra(EraInfo{Era: EraLegacy, Version: r.ProtocolVersion, Transport: c.flavor()})
 		c.logf("legacy: initialized with protocol version %s", r.ProtocolVersion)
@@ -346,8 +346,8 @@ func mustJSON(v any) json.RawMessage {
 }
 
 func (c *Client) warn(msg string) {
-	if c.opts.Warn != nil {
-		c.opts.Warn(msg)
+	if c.opts.Hooks.Warn != nil {
+		c.opts.Hooks.Warn(msg)
 	}
 }
 

@@ -102,8 +102,8 @@ func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOp
 					}
 					lo.Stray(n, why)
 				}
-				if !mine && c.opts.OnNotify != nil && sid == nil {
-					c.opts.OnNotify(n) // progress and logs still reach the caller
+				if !mine && c.opts.Hooks.OnNotify != nil && sid == nil {
+					c.opts.Hooks.OnNotify(n) // progress and logs still reach the caller
 				}
 				return
 			}

@@ -197,7 +197,7 @@ func (c *Client) exchangeFrom(ctx context.Context, method string, params, cur js
 		case "", "complete":
 			return res, round == 1, nil
 		case "task":
-			if method != "tools/call" || !c.opts.TasksDeclared {
+			if method != "tools/call" || !c.opts.Tasks.Declared {
 				return nil, false, &ProtocolError{Msg: "the server answered " + method + " with a task, which this request did not allow"}
 			}
 			if TaskIDOf(res) == "" {

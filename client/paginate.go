@@ -61,8 +61,8 @@ func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all b
 	size := len(first)
 	loop := cursorLoop{start: cursor, saved: cursor, power: 1}
 	for n := 1; ; n++ { // n pages so far
-		if c.opts.MaxListSize > 0 && size > c.opts.MaxListSize {
-			return nil, &ListTooLargeError{Method: method, Limit: c.opts.MaxListSize, Pages: n}
+		if c.opts.Limits.MaxListSize > 0 && size > c.opts.Limits.MaxListSize {
+			return nil, &ListTooLargeError{Method: method, Limit: c.opts.Limits.MaxListSize, Pages: n}
 		}
 		if next == "" {
 			break

@@ -96,13 +96,15 @@ func FindTool(list json.RawMessage, name string) (json.RawMessage, error) {
 
 // CallTool calls a tool with raw arguments (a JSON object or nil).
 //
-// The tool's definition comes first, from tools/list (answered by the
-// cache when it is fresh, so a warm call is one request on the wire): it
+// The tool's definition comes first: co.Tool when the caller has it
+// already (from an earlier ListTools), else tools/list (answered by the
+// cache when it is fresh, so a warm call is one request on the wire). It
 // lets co.PrepareArgs type and validate the arguments, and over HTTP it
 // says which arguments to mirror into Mcp-Param-* headers and whether the
-// tool must be refused. If the definition may be out of date (it came from
-// the cache and the tool is unknown, or the server answers -32602 or
-// HeaderMismatch) the list is fetched again and the call retried, once.
+// tool must be refused. If a listed definition may be out of date (it
+// came from the cache and the tool is unknown, or the server answers
+// -32602 or HeaderMismatch) the list is fetched again and the call
+// retried, once; a definition the caller gave is used as it is.
 //
 // Over stdio with no PrepareArgs the definition is not needed: the call
 // goes straight out, and the list is fetched only to explain a failure for
@@ -110,6 +112,14 @@ func FindTool(list json.RawMessage, name string) (json.RawMessage, error) {
 func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage, co *CallOptions) (json.RawMessage, error) {
 	if co == nil {
 		co = &CallOptions{}
+	}
+	if co.Tool != nil {
+		var p toolPeek
+		if err := json.Unmarshal(co.Tool, &p); err != nil || p.Name != name {
+			return nil, &ParamsError{Msg: fmt.Sprintf("the tool definition given is not one of tool %q", name)}
+		}
+		res, _, err := c.callWith(ctx, name, co.Tool, args, co)
+		return res, err
 	}
 	if !c.base.Headers && co.PrepareArgs == nil {
 		return c.callToolDirect(ctx, name, args, co)
@@ -128,29 +138,37 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 			}
 			return nil, err
 		}
-		sent := args
-		if co.PrepareArgs != nil {
-			if sent, err = co.PrepareArgs(tool, args); err != nil {
-				return nil, err
-			}
-		}
-		callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
-		if c.caps().Headers && !c.Legacy() {
-			if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
-				return nil, err
-			}
-		}
-		for k, v := range co.Header {
-			callOpts.Header[k] = v
-		}
-		res, err := c.Call(ctx, "tools/call", toolCallBody(name, sent), &callOpts)
+		res, sent, err := c.callWith(ctx, name, tool, args, co)
 		var rpc *RPCError
-		if attempt == 0 && errors.As(err, &rpc) &&
+		if sent && attempt == 0 && errors.As(err, &rpc) &&
 			(rpc.Code == CodeHeaderMismatch || (fromCache && rpc.Code == CodeInvalidParams)) {
 			continue // the definition changed under us: fetch it again, once
 		}
 		return res, err
 	}
+}
+
+// callWith calls name with the definition tool; sent says the call went
+// out (the arguments and headers were fine).
+func (c *Client) callWith(ctx context.Context, name string, tool, args json.RawMessage, co *CallOptions) (json.RawMessage, bool, error) {
+	sent := args
+	var err error
+	if co.PrepareArgs != nil {
+		if sent, err = co.PrepareArgs(tool, args); err != nil {
+			return nil, false, err
+		}
+	}
+	callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
+	if c.caps().Headers && !c.Legacy() {
+		if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
+			return nil, false, err
+		}
+	}
+	for k, v := range co.Header {
+		callOpts.Header[k] = v
+	}
+	res, err := c.Call(ctx, "tools/call", toolCallBody(name, sent), &callOpts)
+	return res, true, err
 }
 
 func (c *Client) callToolDirect(ctx context.Context, name string, args json.RawMessage, co *CallOptions) (json.RawMessage, error) {

@@ -113,7 +113,7 @@ func TestGivenUpAnswerEndsTheCall(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var warned []string
 			opts := legacyOptions(0, answerFunc(func(context.Context, InputRound) (map[string]json.RawMessage, error) { return nil, c.answer }))
-			opts.Warn = func(m string) { warned = append(warned, m) }
+			opts.Hooks.Warn = func(m string) { warned = append(warned, m) }
 			cl := New(newAskingTransport(), opts)
 			_, err := cl.Call(context.Background(), "tools/call", json.RawMessage(`{"name":"ask"}`), nil)
 			if !c.want(err) {

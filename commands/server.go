@@ -159,7 +159,7 @@ func applyServerSettings(c *cli.Context, ep *endpoint) error {
 	where := fmt.Sprintf("server %q (%s)", n.Name, n.Source.File)
 	if v := n.ProtocolVersion; v != "" && !c.IsSet("protocol-version") {
 		if !client.IsSupportedVersion(v) {
-			return usagef("%s: protocolVersion %q is not one mcpctl speaks (%s)", where, v, strings.Join(client.SupportedVersions, ", "))
+			return usagef("%s: protocolVersion %q is not one mcpctl speaks (%s)", where, v, strings.Join(client.SupportedVersions(), ", "))
 		}
 		_ = c.Set("protocol-version", v)
 	}

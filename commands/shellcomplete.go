@@ -249,7 +249,7 @@ func (c *completer) flagValue(st *lineState, flag string) completion {
 	case "server":
 		return completion{cands: c.serverCandidates(false)}
 	case "protocol-version":
-		return words(client.SupportedVersions...)
+		return words(client.SupportedVersions()...)
 	case "log-level":
 		return words(logLevels...)
 	case "server-stderr":
