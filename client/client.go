@@ -396,7 +396,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
 			if extended.Load() {
 				// Progress kept the request going: say how long it really
-				// waited, which --max-timeout bounds.
+				// waited, which Limits.MaxTimeout bounds.
 				te.After += fmt.Sprintf(" of the last progress notification, %s in all", time.Since(start).Round(100*time.Millisecond))
 			}
 			if tail := t.Capabilities().StderrTail; tail != nil {
@@ -556,7 +556,7 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 	ttl := int64(-1)        // the result's own ttlMs
 	if c.Legacy() || hints.TTLMs == nil {
 		// Legacy revisions have no caching hints (a ttlMs there is not
-		// theirs to give): only the user's --cache-ttl caches.
+		// theirs to give): only the caller's CacheOptions.TTL caches.
 		ttl = c.opts.Cache.TTL.Milliseconds()
 		hints.CacheScope = ""
 		if ttl <= 0 {

@@ -67,7 +67,7 @@ func (t *connTransport) read() {
 		t.Close() // nothing more can be trusted from this server
 		return
 	}
-	if err == nil || errors.Is(err, io.EOF) {
+	if errors.Is(err, io.EOF) {
 		t.mux.fail(&ConnError{Msg: "the server closed the connection"})
 		return
 	}

@@ -328,7 +328,7 @@ func (c *Client) probe(ctx context.Context) error {
 		timeout = DefaultProbeTimeout
 	}
 	if c.opts.Timeout > 0 && c.opts.Timeout < timeout {
-		timeout = c.opts.Timeout // no request waits longer than --timeout
+		timeout = c.opts.Timeout // no request waits longer than Timeout
 	}
 	pctx, cancel := context.WithTimeoutCause(ctx, timeout, errProbeTimeout)
 	defer cancel()

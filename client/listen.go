@@ -37,7 +37,7 @@ type ListenOptions struct {
 	// AckTimeout bounds the wait for the acknowledgment (0: Options.Timeout).
 	AckTimeout time.Duration
 	// Stray receives notifications of other subscriptions or before the
-	// acknowledgment, which are otherwise ignored (for --trace).
+	// acknowledgment, which are otherwise ignored (for a trace).
 	Stray func(Notification, string)
 }
 
