@@ -126,9 +126,9 @@ var modernErrorCodes = map[int64]bool{
 	CodeUnsupportedProtocolVersion: true,
 }
 
-// IsModernError reports whether err is a JSON-RPC error only a modern
+// isModernError reports whether err is a JSON-RPC error only a modern
 // server would send.
-func IsModernError(err error) bool {
+func isModernError(err error) bool {
 	var rpc *RPCError
 	return errors.As(err, &rpc) && modernErrorCodes[rpc.Code]
 }
@@ -228,7 +228,7 @@ func (c *Client) shouldReprobe(err error) bool {
 	if !c.remembered || c.reprobed {
 		return false
 	}
-	if c.Era().Era == EraModern && IsModernError(err) {
+	if c.Era().Era == EraModern && isModernError(err) {
 		return false // proof that it is still modern
 	}
 	return eraMismatch(err)
@@ -273,7 +273,7 @@ func eraMismatch(err error) bool {
 	var p *ProtocolError
 	var v *VersionError
 	switch {
-	case IsModernError(err):
+	case isModernError(err):
 		return true
 	case errors.As(err, &rpc), errors.As(err, &p), errors.As(err, &v):
 		return true
@@ -354,7 +354,7 @@ func (c *Client) probe(ctx context.Context) error {
 		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case IsModernError(err):
+	case isModernError(err):
 		// A modern server that refused something else about the request
 		// (modernCall already retried a version it lists): stay modern.
 		e := EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()}

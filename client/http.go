@@ -35,10 +35,10 @@ func (t *streamableHTTP) Close() error {
 	return nil
 }
 
-// StandardHeaders returns the headers the 2026-07-28 binding mirrors from
+// standardHeaders returns the headers the 2026-07-28 binding mirrors from
 // the body: MCP-Protocol-Version, Mcp-Method and, for the three named
 // methods, Mcp-Name.
-func StandardHeaders(req *Request) http.Header {
+func standardHeaders(req *Request) http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
@@ -77,7 +77,7 @@ func nameParam(req *Request) (string, bool) {
 
 // RoundTrip implements Transport.
 func (t *streamableHTTP) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
-	return t.post(ctx, req, StandardHeaders(req), notify, t.readStream, nil)
+	return t.post(ctx, req, standardHeaders(req), notify, t.readStream, nil)
 }
 
 // readStream reads a request's response stream: notifications, then the

@@ -41,7 +41,7 @@ func TestStandardHeaders(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.Version = "2026-07-28"
-			h := StandardHeaders(&tc.req)
+			h := standardHeaders(&tc.req)
 			if got := h.Get("Mcp-Method"); got != tc.req.Method {
 				t.Errorf("Mcp-Method = %q", got)
 			}
@@ -64,7 +64,7 @@ func TestStandardHeaders(t *testing.T) {
 			}
 		})
 	}
-	if h := StandardHeaders(&Request{Method: "ping"}); h.Get("MCP-Protocol-Version") != "" {
+	if h := standardHeaders(&Request{Method: "ping"}); h.Get("MCP-Protocol-Version") != "" {
 		t.Errorf("no version: header %q", h.Get("MCP-Protocol-Version"))
 	}
 }
