@@ -27,11 +27,29 @@ import (
 // cacheFormat changes whenever the entry layout does.
 const cacheFormat = 1
 
-// CacheableMethods are the methods whose complete results carry caching
+// cacheableMethods are the methods whose complete results carry caching
 // hints.
-var CacheableMethods = map[string]bool{
+var cacheableMethods = map[string]bool{
 	"server/discover": true, "tools/list": true, "prompts/list": true,
 	"resources/list": true, "resources/templates/list": true, "resources/read": true,
+}
+
+// IsCacheable reports whether method's complete results carry caching
+// hints (ttlMs, cacheScope), and so may be cached.
+func IsCacheable(method string) bool { return cacheableMethods[method] }
+
+// ResultCache stores cacheable results for a Client
+// (CacheOptions.Store): the on-disk Cache, shared by every process, or a
+// MemoryCache, for one long-lived client.
+type ResultCache interface {
+	// Get returns the entry for k, fresh or not.
+	Get(k CacheKey) (*CacheEntry, bool)
+	// PutTTL stores result under k for ttlMs (-1: the result's own
+	// ttlMs); a result with no positive time to live is not stored.
+	PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error
+	Delete(k CacheKey)
+	// Clock is the time freshness is judged by.
+	Clock() time.Time
 }
 
 // Cache is an on-disk store of cacheable results.
@@ -74,6 +92,9 @@ type CacheEntry struct {
 func (e *CacheEntry) Fresh(now time.Time) bool {
 	return e.TTLMs > 0 && now.Before(e.StoredAt.Add(time.Duration(e.TTLMs)*time.Millisecond))
 }
+
+// Clock implements ResultCache: Now, else time.Now.
+func (c *Cache) Clock() time.Time { return c.now() }
 
 func (c *Cache) now() time.Time {
 	if c.Now != nil {
@@ -118,34 +139,44 @@ func (c *Cache) Put(k CacheKey, result json.RawMessage) error {
 // PutTTL is Put with the time to live given by the caller (ttlMs >= 0)
 // instead of the result's own ttlMs (-1).
 func (c *Cache) PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error {
-	var hints struct {
-		TTLMs      *json.Number `json:"ttlMs"`
-		CacheScope string       `json:"cacheScope"`
-	}
-	if json.Unmarshal(result, &hints) != nil {
+	e, ok := newEntry(k, result, ttlMs, c.now(), c.Version)
+	if !ok {
 		return nil
 	}
-	ttl := ttlMs
-	if ttl < 0 {
-		if hints.TTLMs == nil {
-			return nil
-		}
-		var err error
-		if ttl, err = hints.TTLMs.Int64(); err != nil {
-			return nil
-		}
-	}
-	if ttl <= 0 {
-		return nil
-	}
-	e := CacheEntry{Format: cacheFormat, Writer: c.Version, Key: k, StoredAt: c.now(),
-		TTLMs: ttl, CacheScope: hints.CacheScope, Result: result}
 	data, err := json.Marshal(e)
 	if err != nil {
 		return err
 	}
 	// The file is 0600, as results may hold private data.
 	return atomicfile.Write(c.path(k), data)
+}
+
+// newEntry is the entry for result stored now, with the caller's time to
+// live (ttlMs >= 0) or the result's own ttlMs (-1); false when it is not
+// to be stored (no positive ttlMs).
+func newEntry(k CacheKey, result json.RawMessage, ttlMs int64, now time.Time, writer string) (CacheEntry, bool) {
+	var hints struct {
+		TTLMs      *json.Number `json:"ttlMs"`
+		CacheScope string       `json:"cacheScope"`
+	}
+	if json.Unmarshal(result, &hints) != nil {
+		return CacheEntry{}, false
+	}
+	ttl := ttlMs
+	if ttl < 0 {
+		if hints.TTLMs == nil {
+			return CacheEntry{}, false
+		}
+		var err error
+		if ttl, err = hints.TTLMs.Int64(); err != nil {
+			return CacheEntry{}, false
+		}
+	}
+	if ttl <= 0 {
+		return CacheEntry{}, false
+	}
+	return CacheEntry{Format: cacheFormat, Writer: writer, Key: k, StoredAt: now,
+		TTLMs: ttl, CacheScope: hints.CacheScope, Result: result}, true
 }
 
 // Delete removes the entry for k, if any.

@@ -14,7 +14,7 @@ import (
 // them (the newest first), and private ones under credential (a
 // HashCredential, or "" for none). No entry, no items.
 func (c *Cache) CachedItems(server, credential, method, key string) []json.RawMessage {
-	for _, v := range SupportedVersions {
+	for _, v := range supportedVersions {
 		if items, ok := c.cachedPages(CacheKey{Server: server, Version: v, Method: method}, credential, key); ok {
 			return items
 		}

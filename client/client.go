@@ -22,70 +22,102 @@ type Implementation struct {
 	Version string `json:"version"`
 }
 
-// Options configures a Client.
+// Options configures a Client. The zero value works: the latest
+// revision, era detection on every run, no timeout, no cache, nothing to
+// answer a server's questions with.
 type Options struct {
-	// ProtocolVersion is the revision requests declare first; "" means
-	// LatestVersion.
-	ProtocolVersion string
-	// PinVersion forbids switching to another revision on -32022.
-	PinVersion bool
-	ClientInfo Implementation
-	// Capabilities is the clientCapabilities object declared on every
-	// request; nil declares none ({}). Declare only what the caller
-	// really serves.
+	// ClientInfo names the client to servers (and in what it tells
+	// them); Capabilities is the clientCapabilities object declared on
+	// every request, nil declaring none ({}): declare only what the
+	// caller really serves. LogLevel, if set, asks the server for log
+	// messages of at least this level (io.modelcontextprotocol/logLevel).
+	ClientInfo   Implementation
 	Capabilities json.RawMessage
+	LogLevel     string
+
+	// ProtocolVersion is the revision requests declare first; "" means
+	// LatestVersion. PinVersion forbids switching to another revision on
+	// -32022. Era, when set, is the server's era as the caller knows it:
+	// no probe (a legacy revision in ProtocolVersion implies EraLegacy).
+	// ProbeTimeout bounds the era probe (DefaultProbeTimeout if 0).
+	// EraStore remembers each server's era (keyed by ServerID) so later
+	// runs skip the probe; nil probes every time.
+	ProtocolVersion string
+	PinVersion      bool
+	Era             Era
+	ProbeTimeout    time.Duration
+	EraStore        EraStore
+
+	// ServerID names the server in cache keys and the era store.
+	ServerID string
+
 	// Timeout bounds each request, and a List's pages all together; 0
-	// means no bound.
+	// means no bound. Limits holds the other bounds.
 	Timeout time.Duration
+	Limits  Limits
+
+	// Cache answers cacheable requests from fresh results; its zero value
+	// caches nothing.
+	Cache CacheOptions
+
+	// Input answers input_required rounds and a legacy server's requests;
+	// nil means none can be.
+	Input InputHandler
+	// Tasks says whether tools/call may be answered with a task, and how
+	// tasks are waited for.
+	Tasks TaskOptions
+	// Hooks receive what the caller may want to show: notifications,
+	// diagnostic notes, warnings.
+	Hooks Hooks
+
+	// Reopen returns a fresh transport to the same server: a stateful
+	// server (stdio) that refuses initialize after the probe is reached
+	// again through it.
+	Reopen func() (Transport, error)
+	// DryRun says nothing may be sent: every request fails with a
+	// *CapabilityError unless the transport is in dry-run mode itself
+	// (Capabilities.DryRun), which shows the requests instead.
+	DryRun bool
+}
+
+// Limits bound what a server can make a Client do.
+type Limits struct {
+	// MaxTimeout caps how far progress may extend Options.Timeout (0: no
+	// cap).
+	MaxTimeout time.Duration
 	// MaxListSize bounds the pages of a List together: their results'
-	// sizes added up, in bytes; 0 means no bound. (Each message is bounded
-	// by its transport.)
+	// sizes added up, in bytes; 0 means no bound. (Each message is
+	// bounded by its transport.)
 	MaxListSize int
+	// MaxRounds bounds input_required rounds, and the polls that find a
+	// task still waiting for input (DefaultMaxRounds if 0).
+	MaxRounds int
+}
+
+// CacheOptions says how results are cached.
+type CacheOptions struct {
+	// Store, when set, answers cacheable requests from fresh entries and
+	// stores cacheable results: a MemoryCache, or the on-disk Cache.
+	Store ResultCache
+	Mode  CacheMode
+	// CredentialID (a hash, see HashCredential) keys the results a server
+	// marked private.
+	CredentialID string
+	// TTL is how long results that carry no ttlMs of their own (all
+	// results of legacy servers) are cached; 0 caches them not at all.
+	TTL time.Duration
+}
+
+// Hooks receive what a caller may want to show a user.
+type Hooks struct {
 	// OnNotify receives notifications for requests whose CallOptions has
 	// no handler of its own.
 	OnNotify func(Notification)
-
-	// Cache, when set, answers cacheable requests from fresh entries and
-	// stores cacheable results. ServerID names the server in cache keys;
-	// CredentialID (a hash, see HashCredential) keys private results.
-	Cache        *Cache
-	CacheMode    CacheMode
-	ServerID     string
-	CredentialID string
-	// Log receives diagnostic notes (cache hits and misses) for --trace.
+	// Log receives diagnostic notes (era detection, cache hits and
+	// misses), as for a trace.
 	Log func(string)
-
-	// Input answers input_required rounds; nil means none can be.
-	Input InputHandler
-	// MaxRounds bounds input_required rounds (DefaultMaxRounds if 0).
-	MaxRounds int
-	// TasksDeclared says the capabilities declare the tasks extension, so
-	// tools/call may be answered with a task.
-	TasksDeclared bool
-	// Tasks tunes waiting for tasks.
-	Tasks TaskOptions
-	// LogLevel, if set, asks the server for log messages of at least this
-	// level (io.modelcontextprotocol/logLevel).
-	LogLevel string
-	// MaxTimeout caps how far progress may extend Timeout (0: no cap).
-	MaxTimeout time.Duration
-
-	// Era, when set, is the server's era as the caller knows it: no probe.
-	// A legacy revision in ProtocolVersion implies EraLegacy.
-	Era Era
-	// ProbeTimeout bounds the era probe (DefaultProbeTimeout if 0).
-	ProbeTimeout time.Duration
-	// EraStore remembers each server's era (keyed by ServerID) so later
-	// runs skip the probe; nil probes every time.
-	EraStore EraStore
-	// Reopen returns a fresh transport to the same server: a stdio server
-	// that refuses initialize after the probe is started again.
-	Reopen func() (Transport, error)
-	// CacheTTL is how long results that carry no ttlMs of their own (all
-	// results of legacy servers) are cached; 0 caches them not at all.
-	CacheTTL time.Duration
 	// Warn receives things the user should know that do not stop the
-	// command (a server request that could not be answered).
+	// call (a server request that could not be answered).
 	Warn func(string)
 }
 
@@ -115,15 +147,20 @@ type CallOptions struct {
 	NoTimeout bool
 	// OnID receives the JSON-RPC id of each request sent.
 	OnID func(int64)
-	// PrepareArgs is used by CallTool: given the tool's definition from
-	// tools/list and the caller's arguments, it returns the arguments to
-	// send (typed, validated) or an error that stops the call.
+	// PrepareArgs is used by CallTool: given the tool's definition and
+	// the caller's arguments, it returns the arguments to send (typed,
+	// validated) or an error that stops the call.
 	PrepareArgs func(tool, args json.RawMessage) (json.RawMessage, error)
+	// Tool is, for CallTool, the tool's definition as the caller has it
+	// (one entry of a tools/list result): it is used instead of fetching
+	// tools/list.
+	Tool json.RawMessage
 }
 
 // Client sends MCP requests over a Transport. It is safe for concurrent use.
 type Client struct {
 	t    Transport
+	base Capabilities // of the transport given to New
 	opts Options
 
 	nextID atomic.Int64
@@ -148,7 +185,7 @@ func New(t Transport, opts Options) *Client {
 	if len(opts.Capabilities) == 0 {
 		opts.Capabilities = json.RawMessage(`{}`)
 	}
-	c := &Client{t: t, opts: opts, version: opts.ProtocolVersion}
+	c := &Client{t: t, base: t.Capabilities(), opts: opts, version: opts.ProtocolVersion}
 	c.users.init()
 	c.attach(t)
 	return c
@@ -172,9 +209,6 @@ func (c *Client) SetVersion(v string) {
 	c.mu.Unlock()
 }
 
-// TransportKind is "stdio" or "http".
-func (c *Client) TransportKind() string { return c.transport().Kind() }
-
 // Close shuts the transport down (ending a legacy HTTP session).
 func (c *Client) Close() error { return c.transport().Close() }
 
@@ -183,6 +217,9 @@ func (c *Client) transport() Transport {
 	defer c.mu.Unlock()
 	return c.t
 }
+
+// caps are the capabilities of the transport in use.
+func (c *Client) caps() Capabilities { return c.transport().Capabilities() }
 
 // Call sends method with params (a JSON object or nil) and returns the raw
 // result of a complete answer. The request's _meta gets the protocol
@@ -194,7 +231,7 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	}
 	c.recallEra()
 	key, cacheable := c.cacheKey(method, params)
-	if cacheable && c.opts.CacheMode == CacheNormal && !co.Refresh {
+	if cacheable && c.opts.Cache.Mode == CacheNormal && !co.Refresh {
 		if res, ok := c.cached(key); ok {
 			if co.FromCache != nil {
 				*co.FromCache = true
@@ -279,6 +316,11 @@ func resultOf(method string, msg *Message) (json.RawMessage, error) {
 }
 
 func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMessage, version string, co *CallOptions) (*Message, error) {
+	if caps := c.caps(); c.opts.DryRun && !caps.DryRun {
+		// Sending for real what was to be shown only would be the worst
+		// fallback of all.
+		return nil, &CapabilityError{Binding: caps.Binding, Capability: "dry run"}
+	}
 	id := c.nextID.Add(1)
 	legacy := IsLegacyVersion(version) || method == "initialize"
 	var withMeta json.RawMessage
@@ -294,7 +336,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy}
+	req := &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy, Header: co.Header}
 	if co.OnID != nil {
 		co.OnID(id)
 	}
@@ -321,8 +363,8 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 		extend = func() {
 			extended.Store(true)
 			left := c.opts.Timeout
-			if c.opts.MaxTimeout > 0 {
-				left = min(left, c.opts.MaxTimeout-time.Since(start))
+			if c.opts.Limits.MaxTimeout > 0 {
+				left = min(left, c.opts.Limits.MaxTimeout-time.Since(start))
 			}
 			if left > 0 {
 				timer.Reset(left)
@@ -331,7 +373,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	}
 	notify := co.OnNotify
 	if notify == nil {
-		notify = c.opts.OnNotify
+		notify = c.opts.Hooks.OnNotify
 	}
 	token := strconv.FormatInt(id, 10)
 	onNotify := func(n Notification) {
@@ -346,7 +388,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	// call (userwait.go).
 	defer context.AfterFunc(c.users.stopped, func() { cancel(context.Cause(c.users.stopped)) })()
 	t := c.transport()
-	msg, err := t.RoundTrip(callCtx, req, co.Header, onNotify)
+	msg, err := t.RoundTrip(callCtx, req, onNotify)
 	if cause := context.Cause(c.users.stopped); cause != nil && ctx.Err() == nil {
 		// Given up before the server's answer, which cannot have used it.
 		return nil, cause
@@ -356,11 +398,11 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
 			if extended.Load() {
 				// Progress kept the request going: say how long it really
-				// waited, which --max-timeout bounds.
+				// waited, which Limits.MaxTimeout bounds.
 				te.After += fmt.Sprintf(" of the last progress notification, %s in all", time.Since(start).Round(100*time.Millisecond))
 			}
-			if s, ok := t.(interface{ StderrTail() []string }); ok {
-				te.Stderr = s.StderrTail()
+			if tail := t.Capabilities().StderrTail; tail != nil {
+				te.Stderr = tail()
 			}
 			return nil, te
 		}
@@ -379,7 +421,7 @@ func (c *Client) pickVersion(e *RPCError) (string, error) {
 		Supported []string `json:"supported"`
 	}
 	_ = json.Unmarshal(e.Data, &data)
-	ours := ModernVersions
+	ours := modernVersions
 	if c.opts.PinVersion {
 		ours = []string{c.opts.ProtocolVersion}
 	}
@@ -448,14 +490,14 @@ type ParamsError struct{ Msg string }
 
 func (e *ParamsError) Error() string { return e.Msg }
 func (c *Client) logf(format string, a ...any) {
-	if c.opts.Log != nil {
-		c.opts.Log(fmt.Sprintf(format, a...))
+	if c.opts.Hooks.Log != nil {
+		c.opts.Hooks.Log(fmt.Sprintf(format, a...))
 	}
 }
 
 // cacheKey returns the public key of a cacheable request, or false.
 func (c *Client) cacheKey(method string, params json.RawMessage) (CacheKey, bool) {
-	if c.opts.Cache == nil || c.opts.CacheMode == CacheOff || !CacheableMethods[method] {
+	if c.opts.Cache.Store == nil || c.opts.Cache.Mode == CacheOff || !cacheableMethods[method] {
 		return CacheKey{}, false
 	}
 	p, ok := cacheParams(method, params)
@@ -468,7 +510,7 @@ func (c *Client) cacheKey(method string, params json.RawMessage) (CacheKey, bool
 // privateKey is k for a result the server marked private: it is kept
 // apart for each set of credentials.
 func (c *Client) privateKey(k CacheKey) CacheKey {
-	k.Credential = c.opts.CredentialID
+	k.Credential = c.opts.Cache.CredentialID
 	if k.Credential == "" {
 		k.Credential = "none"
 	}
@@ -476,9 +518,9 @@ func (c *Client) privateKey(k CacheKey) CacheKey {
 }
 
 func (c *Client) cached(k CacheKey) (json.RawMessage, bool) {
-	now := c.opts.Cache.now()
+	now := c.opts.Cache.Store.Clock()
 	for _, key := range []CacheKey{k, c.privateKey(k)} {
-		e, ok := c.opts.Cache.Get(key)
+		e, ok := c.opts.Cache.Store.Get(key)
 		if !ok {
 			continue
 		}
@@ -502,8 +544,8 @@ func (c *Client) Invalidate(method string, params json.RawMessage) {
 	if !ok {
 		return
 	}
-	c.opts.Cache.Delete(k)
-	c.opts.Cache.Delete(c.privateKey(k))
+	c.opts.Cache.Store.Delete(k)
+	c.opts.Cache.Store.Delete(c.privateKey(k))
 }
 
 func (c *Client) store(k CacheKey, result json.RawMessage) {
@@ -516,18 +558,18 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 	ttl := int64(-1)        // the result's own ttlMs
 	if c.Legacy() || hints.TTLMs == nil {
 		// Legacy revisions have no caching hints (a ttlMs there is not
-		// theirs to give): only the user's --cache-ttl caches.
-		ttl = c.opts.CacheTTL.Milliseconds()
+		// theirs to give): only the caller's CacheOptions.TTL caches.
+		ttl = c.opts.Cache.TTL.Milliseconds()
 		hints.CacheScope = ""
 		if ttl <= 0 {
 			return
 		}
 	}
 	if hints.CacheScope == "private" {
-		c.opts.Cache.Delete(k)
+		c.opts.Cache.Store.Delete(k)
 		k = c.privateKey(k)
 	}
-	if err := c.opts.Cache.PutTTL(k, result, ttl); err != nil {
+	if err := c.opts.Cache.Store.PutTTL(k, result, ttl); err != nil {
 		c.logf("cache: cannot store %s: %v", k.Method, err)
 	}
 }

@@ -23,14 +23,14 @@ type fakeTransport struct {
 	closed int
 }
 
-func (f *fakeTransport) RoundTrip(ctx context.Context, req *Request, extra http.Header, notify func(Notification)) (*Message, error) {
+func (f *fakeTransport) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
 	f.mu.Lock()
 	cp := *req
 	cp.Params = append(json.RawMessage(nil), req.Params...)
 	f.reqs = append(f.reqs, cp)
-	f.extras = append(f.extras, extra)
+	f.extras = append(f.extras, req.Header)
 	f.mu.Unlock()
-	return f.handle(ctx, req, extra, notify)
+	return f.handle(ctx, req, req.Header, notify)
 }
 
 func (f *fakeTransport) Close() error {
@@ -40,11 +40,13 @@ func (f *fakeTransport) Close() error {
 	return nil
 }
 
-func (f *fakeTransport) Kind() string {
-	if f.kind == "" {
-		return "stdio"
+// Capabilities implements Transport: kind "http" is a Streamable HTTP
+// transport (headers), anything else a stdio one.
+func (f *fakeTransport) Capabilities() Capabilities {
+	if f.kind == "http" {
+		return Capabilities{Binding: BindingStreamable, Headers: true}
 	}
-	return f.kind
+	return Capabilities{Binding: BindingStdio, Stateful: true}
 }
 
 func (f *fakeTransport) requests() []Request {
@@ -56,7 +58,11 @@ func (f *fakeTransport) requests() []Request {
 // fakeWithTail is a transport that also reports a stderr tail, like stdio.
 type fakeWithTail struct{ *fakeTransport }
 
-func (fakeWithTail) StderrTail() []string { return []string{"last words"} }
+func (f fakeWithTail) Capabilities() Capabilities {
+	caps := f.fakeTransport.Capabilities()
+	caps.StderrTail = func() []string { return []string{"last words"} }
+	return caps
+}
 
 // answers replies to the n-th request (0-based) with replies[n], echoing
 // the request's id; a reply is a result (raw JSON) or an *RPCError.
@@ -274,7 +280,7 @@ func TestCallVersionErrors(t *testing.T) {
 				if !errors.As(err, &ve) {
 					t.Fatalf("err = %v, want *VersionError", err)
 				}
-				if !reflect.DeepEqual(ve.Theirs, []string{"2024-11-05", "2025-03-26"}) || !reflect.DeepEqual(ve.Ours, ModernVersions) {
+				if !reflect.DeepEqual(ve.Theirs, []string{"2024-11-05", "2025-03-26"}) || !reflect.DeepEqual(ve.Ours, modernVersions) {
 					t.Errorf("VersionError %+v", ve)
 				}
 			}, LatestVersion},
@@ -503,7 +509,7 @@ func TestCallNotifyAndHeaders(t *testing.T) {
 		return reply(req.ID, `{}`)
 	}}
 	var global, local []string
-	c := New(ft, Options{Era: EraModern, OnNotify: func(n Notification) { global = append(global, n.Method) }})
+	c := New(ft, Options{Era: EraModern, Hooks: Hooks{OnNotify: func(n Notification) { global = append(global, n.Method) }}})
 
 	if _, err := c.Call(context.Background(), "a", nil, nil); err != nil {
 		t.Fatal(err)
@@ -523,8 +529,8 @@ func TestCallNotifyAndHeaders(t *testing.T) {
 func TestClientCloseAndKind(t *testing.T) {
 	ft := &fakeTransport{kind: "http"}
 	c := New(ft, Options{Era: EraModern})
-	if c.TransportKind() != "http" || c.Version() != LatestVersion {
-		t.Errorf("kind %q version %q", c.TransportKind(), c.Version())
+	if c.flavor() != BindingStreamable || c.Version() != LatestVersion {
+		t.Errorf("binding %q version %q", c.flavor(), c.Version())
 	}
 	_ = c.Close()
 	if ft.closed != 1 {

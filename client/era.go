@@ -35,13 +35,6 @@ const (
 	EraLegacy  Era = "legacy"
 )
 
-// Transport flavours a server may turn out to speak.
-const (
-	FlavorStdio      = "stdio"
-	FlavorStreamable = "streamable-http"
-	FlavorSSE        = "http+sse" // the deprecated transport of 2024-11-05
-)
-
 // DefaultProbeTimeout bounds the wait for an answer to the era probe.
 const DefaultProbeTimeout = 3 * time.Second
 
@@ -50,7 +43,7 @@ type EraInfo struct {
 	Era Era `json:"era"`
 	// Version is the negotiated (legacy) or selected (modern) revision.
 	Version string `json:"version,omitempty"`
-	// Transport is one of the Flavor constants.
+	// Transport is the binding the era was found on (Capabilities.Binding).
 	Transport string    `json:"transport"`
 	StoredAt  time.Time `json:"storedAt"`
 }
@@ -133,9 +126,9 @@ var modernErrorCodes = map[int64]bool{
 	CodeUnsupportedProtocolVersion: true,
 }
 
-// IsModernError reports whether err is a JSON-RPC error only a modern
+// isModernError reports whether err is a JSON-RPC error only a modern
 // server would send.
-func IsModernError(err error) bool {
+func isModernError(err error) bool {
 	var rpc *RPCError
 	return errors.As(err, &rpc) && modernErrorCodes[rpc.Code]
 }
@@ -182,7 +175,10 @@ func (c *Client) recallEraLocked() {
 	if IsLegacyVersion(c.opts.ProtocolVersion) || c.opts.Era == EraLegacy {
 		v := c.opts.ProtocolVersion
 		if !IsLegacyVersion(v) {
-			v = LegacyVersions[0]
+			v = legacyVersions[0]
+		}
+		if err := c.rebind(EraLegacy, c.base.Binding); err != nil {
+			c.logf("era: %v", err)
 		}
 		c.setEra(EraInfo{Era: EraLegacy, Version: v, Transport: c.flavor()})
 		return
@@ -198,13 +194,8 @@ func (c *Client) recallEraLocked() {
 	if !ok || (c.opts.PinVersion && e.Era == EraModern && e.Version != c.opts.ProtocolVersion) {
 		return
 	}
-	base := c.baseFlavor()
-	switch {
-	case e.Transport == base:
-	case base == FlavorStreamable && e.Transport == FlavorSSE:
-		c.transport().(flavorer).SetFlavor(FlavorSSE)
-	default:
-		return
+	if c.rebind(e.Era, e.Transport) != nil {
+		return // remembered from another kind of transport
 	}
 	c.logf("era: %s (%s over %s), remembered from an earlier run", e.Era, e.Version, e.Transport)
 	c.remembered = true
@@ -237,7 +228,7 @@ func (c *Client) shouldReprobe(err error) bool {
 	if !c.remembered || c.reprobed {
 		return false
 	}
-	if c.Era().Era == EraModern && IsModernError(err) {
+	if c.Era().Era == EraModern && isModernError(err) {
 		return false // proof that it is still modern
 	}
 	return eraMismatch(err)
@@ -253,8 +244,8 @@ func (c *Client) reprobe(ctx context.Context) error {
 	c.legacy.mu.Lock()
 	c.legacy.ready, c.legacy.result = false, nil
 	c.legacy.mu.Unlock()
-	if f, ok := c.transport().(flavorer); ok {
-		f.SetFlavor(c.baseFlavor())
+	if err := c.rebind(EraModern, c.base.Binding); err != nil {
+		return err
 	}
 	return c.probe(ctx)
 }
@@ -282,7 +273,7 @@ func eraMismatch(err error) bool {
 	var p *ProtocolError
 	var v *VersionError
 	switch {
-	case IsModernError(err):
+	case isModernError(err):
 		return true
 	case errors.As(err, &rpc), errors.As(err, &p), errors.As(err, &v):
 		return true
@@ -297,7 +288,7 @@ func (c *Client) forgetEra() {
 	c.mu.Lock()
 	c.era = EraInfo{}
 	c.version = c.opts.ProtocolVersion // the probe speaks modern again
-	if !contains(ModernVersions, c.version) {
+	if !contains(modernVersions, c.version) {
 		c.version = LatestVersion
 	}
 	c.mu.Unlock()
@@ -337,12 +328,12 @@ func (c *Client) probe(ctx context.Context) error {
 		timeout = DefaultProbeTimeout
 	}
 	if c.opts.Timeout > 0 && c.opts.Timeout < timeout {
-		timeout = c.opts.Timeout // no request waits longer than --timeout
+		timeout = c.opts.Timeout // no request waits longer than Timeout
 	}
 	pctx, cancel := context.WithTimeoutCause(ctx, timeout, errProbeTimeout)
 	defer cancel()
 	c.logf("era: probing with server/discover (up to %s)", timeout)
-	if c.transport().Kind() == "stdio" {
+	if c.caps().Stateful {
 		c.legacy.probed = true
 	}
 	res, err := c.modernCall(pctx, "server/discover", nil, &CallOptions{NoTimeout: true})
@@ -354,7 +345,7 @@ func (c *Client) probe(ctx context.Context) error {
 		c.mu.Lock()
 		c.probed = res // a discover right after is answered by this one
 		c.mu.Unlock()
-		if k, ok := c.cacheKey("server/discover", nil); ok && c.opts.CacheMode != CacheOff {
+		if k, ok := c.cacheKey("server/discover", nil); ok && c.opts.Cache.Mode != CacheOff {
 			if rt, _ := resultTypeOf(res); rt == "" || rt == "complete" {
 				c.store(k, res) // and a later one, while fresh
 			}
@@ -363,7 +354,7 @@ func (c *Client) probe(ctx context.Context) error {
 		return nil
 	case ctx.Err() != nil:
 		return ctx.Err()
-	case IsModernError(err):
+	case isModernError(err):
 		// A modern server that refused something else about the request
 		// (modernCall already retried a version it lists): stay modern.
 		e := EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()}
@@ -381,7 +372,10 @@ func (c *Client) probe(ctx context.Context) error {
 		return err // a broken or unreachable server, not a legacy one
 	}
 	c.logf("era: legacy (the probe got: %v)", err)
-	c.setEra(EraInfo{Era: EraLegacy, Version: LegacyVersions[0], Transport: c.flavor()})
+	if rerr := c.rebind(EraLegacy, c.base.Binding); rerr != nil {
+		return rerr
+	}
+	c.setEra(EraInfo{Era: EraLegacy, Version: legacyVersions[0], Transport: c.flavor()})
 	c.legacy.mu.Lock()
 	defer c.legacy.mu.Unlock()
 	res, lerr := c.handshake(ctx)
@@ -399,23 +393,7 @@ func (c *Client) probe(ctx context.Context) error {
 
 var errProbeTimeout = fmt.Errorf("era probe timed out: %w", context.DeadlineExceeded)
 
-// flavor is the transport flavour in use now.
-func (c *Client) flavor() string {
-	if f, ok := c.transport().(interface{ Flavor() string }); ok {
-		return f.Flavor()
-	}
-	return FlavorStdio
-}
+// flavor is the binding of the transport in use now.
+func (c *Client) flavor() string { return c.caps().Binding }
 
-// baseFlavor is the flavour a fresh transport of this kind starts with.
-func (c *Client) baseFlavor() string {
-	if c.transport().Kind() == "http" {
-		return FlavorStreamable
-	}
-	return FlavorStdio
-}
-
-func (c *Client) dryRun() bool {
-	d, ok := c.transport().(interface{ IsDryRun() bool })
-	return ok && d.IsDryRun()
-}
+func (c *Client) dryRun() bool { return c.caps().DryRun }

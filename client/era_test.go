@@ -213,7 +213,7 @@ func TestLegacyInitializeVersions(t *testing.T) {
 }
 
 func TestRememberedEra(t *testing.T) {
-	store := &memEras{m: map[string]EraInfo{"srv": {Era: EraModern, Version: "2026-07-28", Transport: FlavorStdio}}}
+	store := &memEras{m: map[string]EraInfo{"srv": {Era: EraModern, Version: "2026-07-28", Transport: BindingStdio}}}
 	ft := &fakeTransport{handle: byMethod(map[string][]any{"tools/list": {`{"tools":[]}`}})}
 	c := New(ft, Options{EraStore: store, ServerID: "srv"})
 	if _, err := c.Call(context.Background(), "tools/list", nil, nil); err != nil {
@@ -241,7 +241,7 @@ func TestRememberedEra(t *testing.T) {
 	}
 
 	// A modern error proves the remembered modern era: no re-probe.
-	store.m["srv"] = EraInfo{Era: EraModern, Version: "2026-07-28", Transport: FlavorStdio}
+	store.m["srv"] = EraInfo{Era: EraModern, Version: "2026-07-28", Transport: BindingStdio}
 	ft = &fakeTransport{handle: byMethod(map[string][]any{"tools/list": {&RPCError{Code: CodeMissingClientCapability}}})}
 	c = New(ft, Options{EraStore: store, ServerID: "srv"})
 	if _, err := c.Call(context.Background(), "tools/list", nil, nil); err == nil {
@@ -268,7 +268,7 @@ func TestFileEraStore(t *testing.T) {
 	if _, ok := s.LoadEra("x"); ok {
 		t.Fatal("found an era in an empty store")
 	}
-	e := EraInfo{Era: EraLegacy, Version: "2025-06-18", Transport: FlavorSSE}
+	e := EraInfo{Era: EraLegacy, Version: "2025-06-18", Transport: BindingSSE}
 	if err := s.SaveEra("x", e); err != nil {
 		t.Fatal(err)
 	}

@@ -86,8 +86,9 @@ type HTTPError struct {
 	Body       string
 	// Header is kept so callers can explain WWW-Authenticate and similar.
 	Header map[string][]string
-	// Retry says why a 429 or 503 was not (or no longer) retried.
-	Retry string
+	// Retry says why a 429 or 503 that carried Retry-After was not (or
+	// no longer) retried; nil when it carried none.
+	Retry *RetryRefusal
 }
 
 func (e *HTTPError) Error() string {
@@ -95,8 +96,8 @@ func (e *HTTPError) Error() string {
 	if loc := e.Location(); loc != "" {
 		s += " to " + loc
 	}
-	if e.Retry != "" {
-		s += " (" + e.Retry + ")"
+	if e.Retry != nil {
+		s += " (" + e.Retry.String() + ")"
 	}
 	if b := strings.TrimSpace(e.Body); b != "" {
 		s += ": " + oneLine(truncate(b, 200))
@@ -141,14 +142,34 @@ func (e *AuthError) Error() string {
 
 func (e *AuthError) Unwrap() error { return e.Err }
 
-// VersionError means the server and mcpctl share no protocol version.
+// VersionError means the server and this client share no protocol
+// version.
 type VersionError struct {
 	Ours, Theirs []string
 }
 
 func (e *VersionError) Error() string {
-	return fmt.Sprintf("no protocol version in common: the server supports %s, mcpctl speaks %s",
+	return fmt.Sprintf("no protocol version in common: the server supports %s, this client speaks %s",
 		strings.Join(e.Theirs, ", "), strings.Join(e.Ours, ", "))
+}
+
+// ResponseIDError is a response whose id matches no request: one this
+// connection never sent (Sent is 0), or, on a request's own HTTP
+// response, another than the request's (Sent). It is a *ProtocolError
+// too.
+type ResponseIDError struct {
+	ID   json.RawMessage // as the server sent it
+	Sent int64
+}
+
+func (e *ResponseIDError) Error() string { return e.Unwrap().Error() }
+
+// Unwrap makes it a *ProtocolError, which it is.
+func (e *ResponseIDError) Unwrap() error {
+	if e.Sent == 0 {
+		return &ProtocolError{Msg: "the server answered a request id that was never sent: " + snippet(e.ID)}
+	}
+	return &ProtocolError{Msg: fmt.Sprintf("the server answered request id %s, but the request had id %d", snippet(e.ID), e.Sent)}
 }
 
 // ErrDryRun is returned by transports in dry-run mode after they reported
@@ -175,12 +196,12 @@ func (e *MessageTooLargeError) Error() string { return e.Unwrap().Error() }
 
 // Unwrap makes it a *ProtocolError too, which it is.
 func (e *MessageTooLargeError) Unwrap() error {
-	return &ProtocolError{Msg: "the server sent a message larger than " + FormatSize(int64(e.Limit))}
+	return &ProtocolError{Msg: "the server sent a message larger than " + formatSize(int64(e.Limit))}
 }
 
-// FormatSize writes a byte count the way people read it: "64 MiB" when it
+// formatSize writes a byte count the way people read it: "64 MiB" when it
 // is a whole number of KiB, MiB or GiB, else "1500000 bytes".
-func FormatSize(n int64) string {
+func formatSize(n int64) string {
 	for _, u := range []struct {
 		name string
 		size int64

@@ -42,7 +42,7 @@ func FuzzHeaderValue(f *testing.F) {
 		}
 		req := &Request{ID: 1, Method: "tools/call", Version: LatestVersion}
 		req.Params, _ = json.Marshal(map[string]any{"name": s, "arguments": map[string]string{"region": s}})
-		sent := StandardHeaders(req)
+		sent := standardHeaders(req)
 		for k, v := range h {
 			sent[k] = v
 		}

@@ -10,7 +10,6 @@ package client
 // own stream of notifications, which legacy listen reads.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -27,38 +26,62 @@ const maxResumes = 10
 // defaultRetry is the reconnection delay when the server gave none.
 const defaultRetry = time.Second
 
-// Flavor is FlavorStreamable or FlavorSSE.
-func (t *HTTPTransport) Flavor() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.flavor
+// legacyHTTP is the Streamable HTTP transport of the legacy revisions.
+type legacyHTTP struct {
+	*httpConn
+
+	mu            sync.Mutex
+	sessionID     string
+	legacyVersion string
+	serve         ServerRequestHandler
+	events        eventStream
+	// bg bounds work that outlives a request (answers to server requests,
+	// the GET stream): Close cancels it.
+	bg     context.Context
+	stopBg context.CancelFunc
 }
 
-// SetFlavor switches between Streamable HTTP and HTTP+SSE; leaving
-// HTTP+SSE closes its stream.
-func (t *HTTPTransport) SetFlavor(f string) {
-	t.mu.Lock()
-	t.flavor = f
-	sse := t.sse
-	if f != FlavorSSE {
-		t.sse = nil
-	}
-	t.mu.Unlock()
-	if sse != nil && f != FlavorSSE {
-		sse.close()
+func newLegacyHTTP(h *httpConn) *legacyHTTP {
+	bg, stop := context.WithCancel(context.Background())
+	return &legacyHTTP{httpConn: h, bg: bg, stopBg: stop}
+}
+
+// Capabilities implements Transport.
+func (t *legacyHTTP) Capabilities() Capabilities {
+	return Capabilities{
+		Binding:        BindingStreamable,
+		DryRun:         t.opts.DryRun != nil,
+		ServerRequests: t.SetServerRequestHandler,
+		Watch:          t.Watch,
+		OpenEvents:     t.StartEventStream,
+		Rebind:         t.rebind(t, EraLegacy, BindingStreamable),
 	}
 }
 
-// SetServerRequestHandler implements requestServer.
-func (t *HTTPTransport) SetServerRequestHandler(h ServerRequestHandler) {
+// Close ends the session (DELETE) and releases idle connections.
+func (t *legacyHTTP) Close() error {
+	t.endSession()
+	t.stopBg()
+	t.client.CloseIdleConnections()
+	return nil
+}
+
+// SetServerRequestHandler makes the server's requests go to h; without
+// one they are refused with -32601.
+func (t *legacyHTTP) SetServerRequestHandler(h ServerRequestHandler) {
 	t.mu.Lock()
 	t.serve = h
 	t.mu.Unlock()
 }
 
+// RoundTrip implements Transport.
+func (t *legacyHTTP) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
+	return t.post(ctx, req, t.legacyHeaders(req), notify, t.readLegacyStream, t.noteSession)
+}
+
 // legacyHeaders are a legacy request's headers: no Mcp-Method or
 // Mcp-Name, the negotiated version after initialize, and the session.
-func (t *HTTPTransport) legacyHeaders(req *Request) http.Header {
+func (t *legacyHTTP) legacyHeaders(req *Request) http.Header {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "application/json, text/event-stream")
@@ -82,7 +105,7 @@ func (t *HTTPTransport) legacyHeaders(req *Request) http.Header {
 
 // noteSession keeps the session id an initialize response hands out, and
 // turns a 404 to a request that carried one into *SessionExpiredError.
-func (t *HTTPTransport) noteSession(req *Request, sent http.Header, resp *http.Response) error {
+func (t *legacyHTTP) noteSession(req *Request, sent http.Header, resp *http.Response) error {
 	if sid := sent.Get("Mcp-Session-Id"); sid != "" && resp.StatusCode == http.StatusNotFound {
 		t.mu.Lock()
 		if t.sessionID == sid {
@@ -109,7 +132,7 @@ func (t *HTTPTransport) noteSession(req *Request, sent http.Header, resp *http.R
 
 // endSession tells the server the session is over. A server that does
 // not allow it answers 405, which is fine.
-func (t *HTTPTransport) endSession() {
+func (t *legacyHTTP) endSession() {
 	t.mu.Lock()
 	sid, v := t.sessionID, t.legacyVersion
 	t.sessionID = ""
@@ -129,83 +152,8 @@ func (t *HTTPTransport) endSession() {
 	}
 }
 
-func (t *HTTPTransport) withUserHeaders(h http.Header) http.Header {
-	for k, vs := range t.opts.Header {
-		h[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
-	}
-	return h
-}
-
-// send makes one HTTP request, traced, with the credentials of Auth; a
-// 401 or 403 it can do something about (log in, refresh, step up) is sent
-// again, a bounded number of times.
-func (t *HTTPTransport) send(ctx context.Context, method, url string, h http.Header, body []byte) (*http.Response, error) {
-	for attempt := 0; ; attempt++ {
-		if t.opts.Auth != nil {
-			v, err := t.opts.Auth.Authorization(ctx)
-			if err != nil {
-				return nil, &AuthError{Err: err}
-			}
-			if v != "" {
-				h.Set("Authorization", v)
-			}
-		}
-		resp, err := t.sendOnce(ctx, method, url, h, body)
-		if err != nil || t.opts.Auth == nil || attempt >= maxAuthRetries ||
-			(resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
-			return resp, err
-		}
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		resp.Body.Close()
-		retry, cerr := t.opts.Auth.Challenge(ctx, resp.StatusCode, resp.Header)
-		if cerr != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Err: cerr}
-		}
-		if !retry {
-			resp.Body = io.NopCloser(bytes.NewReader(data))
-			return resp, nil
-		}
-		// A login can take longer than the server keeps an idle connection
-		// open; a POST on one it is closing would fail for good.
-		t.client.CloseIdleConnections()
-	}
-}
-
-// maxAuthRetries bounds resending one request after authorization: a
-// login, a step-up, and one more.
-const maxAuthRetries = 4
-
-func (t *HTTPTransport) sendOnce(ctx context.Context, method, url string, h http.Header, body []byte) (*http.Response, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	hreq, err := http.NewRequestWithContext(ctx, method, url, rd)
-	if err != nil {
-		return nil, &ConnError{Msg: "cannot build request", Err: err}
-	}
-	hreq.Header = h
-	if t.opts.Trace != nil {
-		t.opts.Trace(TraceEvent{Dir: "send", HTTPMethod: method, URL: url, Header: h, Body: body})
-	}
-	resp, err := t.client.Do(hreq)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &ConnError{Msg: "cannot reach " + RedactURL(url), Err: unwrapURLError(err)}
-	}
-	if t.opts.Trace != nil {
-		t.opts.Trace(TraceEvent{Dir: "recv", Status: resp.Status, Header: resp.Header})
-	}
-	return resp, nil
-}
-
 // openGET opens the server's event stream, resuming after lastID if set.
-func (t *HTTPTransport) openGET(ctx context.Context, lastID string) (io.ReadCloser, error) {
+func (t *legacyHTTP) openGET(ctx context.Context, lastID string) (io.ReadCloser, error) {
 	t.mu.Lock()
 	sid, v := t.sessionID, t.legacyVersion
 	t.mu.Unlock()
@@ -247,23 +195,15 @@ func (t *HTTPTransport) openGET(ctx context.Context, lastID string) (io.ReadClos
 }
 
 // streamHandler turns SSE events into messages: notifications to notify,
-// server requests answered (legacy) or refused as the protocol error they
-// are (modern), and responses to onResponse (which returns true when the
-// stream has given what it was read for).
-func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func(*Message) bool, perr *error, legacy bool) func(sseEvent) error {
+// server requests answered, and responses to onResponse (which returns
+// true when the stream has given what it was read for).
+func (t *legacyHTTP) streamHandler(notify func(Notification), onResponse func(*Message) bool, perr *error) func(sseEvent) error {
 	return func(ev sseEvent) error {
-		if ev.Event != "" && ev.Event != "message" {
+		msg, skip, err := t.eventMessage(ev)
+		switch {
+		case skip:
 			return nil
-		}
-		if len(bytes.TrimSpace(ev.Data)) == 0 {
-			return nil // priming events carry no message
-		}
-		t.traceBody(ev.Data)
-		msg, err := DecodeMessage(ev.Data)
-		if err != nil && t.opts.Malformed != nil && t.opts.Malformed(ev.Data, err) {
-			return nil
-		}
-		if err != nil {
+		case err != nil:
 			*perr = err
 			return errStreamDone
 		}
@@ -274,10 +214,6 @@ func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func
 			}
 			return nil
 		case "request":
-			if !legacy {
-				*perr = &ProtocolError{Msg: "the server sent a request (" + msg.Method + ") on the response stream, which revision 2026-07-28 does not allow"}
-				return errStreamDone
-			}
 			t.answerAsync(msg)
 			return nil
 		}
@@ -290,7 +226,7 @@ func (t *HTTPTransport) streamHandler(notify func(Notification), onResponse func
 
 // readLegacyStream reads a POST's event stream for the response,
 // resuming it with GET + Last-Event-ID when it breaks first.
-func (t *HTTPTransport) readLegacyStream(ctx context.Context, body io.Reader, req *Request, notify func(Notification)) (*Message, error) {
+func (t *legacyHTTP) readLegacyStream(ctx context.Context, body io.Reader, req *Request, notify func(Notification)) (*Message, error) {
 	var result *Message
 	var perr error
 	onResponse := func(m *Message) bool {
@@ -300,7 +236,7 @@ func (t *HTTPTransport) readLegacyStream(ctx context.Context, body io.Reader, re
 		result = m
 		return true
 	}
-	handle := t.streamHandler(notify, onResponse, &perr, true)
+	handle := t.streamHandler(notify, onResponse, &perr)
 	st := &sseState{Retry: -1}
 	err := readSSEState(body, t.opts.MaxMessage, st, handle)
 	for n := 0; result == nil && perr == nil && ctx.Err() == nil && st.LastID != "" && n < maxResumes; n++ {
@@ -326,7 +262,7 @@ func retryDelay(st *sseState) time.Duration {
 
 // answerAsync answers a server request without holding up the stream it
 // came on; the answer is POSTed like any other message.
-func (t *HTTPTransport) answerAsync(msg *Message) {
+func (t *legacyHTTP) answerAsync(msg *Message) {
 	t.mu.Lock()
 	serve := t.serve
 	t.mu.Unlock()
@@ -334,7 +270,7 @@ func (t *HTTPTransport) answerAsync(msg *Message) {
 		var result []byte
 		var rpcErr *RPCError
 		if serve == nil {
-			rpcErr = &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests"}
+			rpcErr = &RPCError{Code: CodeMethodNotFound, Message: "server requests are not accepted on this connection"}
 		} else {
 			result, rpcErr = serve(t.bg, msg.Method, msg.Params)
 		}
@@ -342,25 +278,13 @@ func (t *HTTPTransport) answerAsync(msg *Message) {
 	}()
 }
 
-// postMessage sends a response or notification of mcpctl's own (legacy):
-// to the HTTP+SSE endpoint, or to the URL with the session's headers.
-func (t *HTTPTransport) postMessage(line []byte) {
+// postMessage sends a response of the client's own, with the session's
+// headers.
+func (t *legacyHTTP) postMessage(line []byte) {
 	ctx, cancel := context.WithTimeout(t.bg, 30*time.Second)
 	defer cancel()
-	url := t.opts.URL
-	h := t.legacyHeaders(&Request{})
-	if t.Flavor() == FlavorSSE {
-		t.mu.Lock()
-		conn := t.sse
-		t.mu.Unlock()
-		if conn == nil {
-			return
-		}
-		url, h = conn.endpoint, t.withUserHeaders(http.Header{"Content-Type": {"application/json"}})
-	} else {
-		h = t.withUserHeaders(h)
-	}
-	resp, err := t.send(ctx, http.MethodPost, url, h, line)
+	h := t.withUserHeaders(t.legacyHeaders(&Request{}))
+	resp, err := t.send(ctx, http.MethodPost, t.opts.URL, h, line)
 	if err == nil {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 		resp.Body.Close()
@@ -383,9 +307,9 @@ type eventStream struct {
 
 // StartEventStream opens the GET stream in the background and waits (up
 // to ctx) until the server has answered it, so that whatever the server
-// sends there from now on reaches mcpctl. Notifications go to the
-// watchers, else to onNotify. A server without one (405) is fine.
-func (t *HTTPTransport) StartEventStream(ctx context.Context, onNotify func(Notification)) {
+// sends there from now on arrives. Notifications go to the watchers, else
+// to onNotify. A server without one (405) is fine.
+func (t *legacyHTTP) StartEventStream(ctx context.Context, onNotify func(Notification)) {
 	t.mu.Lock()
 	es := &t.events
 	if es.started {
@@ -402,7 +326,7 @@ func (t *HTTPTransport) StartEventStream(ctx context.Context, onNotify func(Noti
 	}
 }
 
-func (t *HTTPTransport) dispatchEvent(es *eventStream) func(Notification) {
+func (t *legacyHTTP) dispatchEvent(es *eventStream) func(Notification) {
 	return func(n Notification) {
 		fns := es.watchers.list()
 		t.mu.Lock()
@@ -420,10 +344,10 @@ func (t *HTTPTransport) dispatchEvent(es *eventStream) func(Notification) {
 // runEventStream keeps the GET stream open, resuming it with
 // Last-Event-ID after the server's retry delay whenever it ends, until
 // the transport closes or a GET fails.
-func (t *HTTPTransport) runEventStream(es *eventStream) {
+func (t *legacyHTTP) runEventStream(es *eventStream) {
 	st := &sseState{Retry: -1}
 	var perr error
-	handle := t.streamHandler(t.dispatchEvent(es), nil, &perr, true)
+	handle := t.streamHandler(t.dispatchEvent(es), nil, &perr)
 	readyOnce := sync.OnceFunc(func() { close(es.ready) })
 	finish := func(err error) {
 		t.mu.Lock()
@@ -464,16 +388,9 @@ func (t *HTTPTransport) runEventStream(es *eventStream) {
 	}
 }
 
-// Watch implements watcher: the server's own notifications, from the GET
-// stream or the HTTP+SSE stream, until ctx is done or the stream is gone.
-func (t *HTTPTransport) Watch(ctx context.Context, fn func(Notification)) error {
-	if t.Flavor() == FlavorSSE {
-		conn, err := t.sseConnect(ctx)
-		if err != nil {
-			return err
-		}
-		return conn.watch(ctx, fn)
-	}
+// Watch hands fn the server's own notifications, from the GET stream,
+// until ctx is done or the stream is gone.
+func (t *legacyHTTP) Watch(ctx context.Context, fn func(Notification)) error {
 	t.StartEventStream(ctx, nil)
 	es := &t.events
 	return watchUntil(ctx, &es.watchers, fn, es.done, func() error {

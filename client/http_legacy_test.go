@@ -38,13 +38,10 @@ func TestLegacyStreamResumes(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	tr, err := NewHTTP(HTTPOptions{URL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := newTestLegacyHTTP(t, HTTPOptions{URL: srv.URL})
 	defer tr.Close()
 	tr.sessionID = "s-1"
-	msg, err := tr.RoundTrip(context.Background(), &Request{ID: 7, Method: "tools/call", Legacy: true, Version: "2025-11-25"}, nil, nil)
+	msg, err := tr.RoundTrip(context.Background(), &Request{ID: 7, Method: "tools/call", Legacy: true, Version: "2025-11-25"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,18 +84,15 @@ func TestLegacySession(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	tr, err := NewHTTP(HTTPOptions{URL: srv.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := newTestLegacyHTTP(t, HTTPOptions{URL: srv.URL})
 	ctx := context.Background()
-	if _, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "initialize", Legacy: true}, nil, nil); err != nil {
+	if _, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "initialize", Legacy: true}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tr.RoundTrip(ctx, &Request{ID: 2, Method: "tools/list", Legacy: true, Version: "2025-11-25"}, nil, nil); err != nil {
+	if _, err := tr.RoundTrip(ctx, &Request{ID: 2, Method: "tools/list", Legacy: true, Version: "2025-11-25"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = tr.RoundTrip(ctx, &Request{ID: 3, Method: "gone", Legacy: true, Version: "2025-11-25"}, nil, nil)
+	_, err := tr.RoundTrip(ctx, &Request{ID: 3, Method: "gone", Legacy: true, Version: "2025-11-25"}, nil)
 	var exp *SessionExpiredError
 	if !errors.As(err, &exp) {
 		t.Fatalf("err = %v, want *SessionExpiredError", err)
@@ -124,7 +118,7 @@ func TestSSEEndpointOrigin(t *testing.T) {
 		{"http://evil.example/steal", "", "another origin"},
 		{"", "", "invalid"},
 	} {
-		c := &sseConn{t: &HTTPTransport{opts: HTTPOptions{URL: "http://127.0.0.1:9/base/sse"}}}
+		c := &sseConn{t: newSSEHTTP(&httpConn{opts: HTTPOptions{URL: "http://127.0.0.1:9/base/sse"}})}
 		got, err := c.resolve(tc.data)
 		switch {
 		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
@@ -133,4 +127,19 @@ func TestSSEEndpointOrigin(t *testing.T) {
 			t.Errorf("%q: %q, %v", tc.data, got, err)
 		}
 	}
+}
+
+// newTestLegacyHTTP is the legacy Streamable HTTP transport to opts.URL,
+// as era detection gets it from NewHTTP's Rebind.
+func newTestLegacyHTTP(t *testing.T, opts HTTPOptions) *legacyHTTP {
+	t.Helper()
+	tr, err := NewHTTP(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := tr.Capabilities().Rebind(EraLegacy, BindingStreamable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lt.(*legacyHTTP)
 }

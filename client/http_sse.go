@@ -3,9 +3,10 @@ package client
 // The deprecated HTTP+SSE transport of revision 2024-11-05: a GET on the
 // server URL opens one long event stream whose first event, "endpoint",
 // names the URL to POST messages to; every answer, notification and server
-// request then arrives on that stream as a "message" event. mcpctl falls
-// back to it only when Streamable HTTP refuses initialize with 400, 404 or
-// 405 and no modern error.
+// request then arrives on that stream as a "message" event, and the
+// connection's mux (mux.go, as on stdio) sorts them out. Era detection
+// moves to it only when Streamable HTTP refuses initialize with 400, 404
+// or 405 and no modern error.
 
 import (
 	"context"
@@ -14,30 +15,79 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
+
+// sseHTTP is the HTTP+SSE transport.
+type sseHTTP struct {
+	*httpConn
+
+	mu    sync.Mutex
+	conn  *sseConn
+	serve ServerRequestHandler
+	// bg bounds the stream and the answers to server requests: Close
+	// cancels it.
+	bg     context.Context
+	stopBg context.CancelFunc
+}
+
+func newSSEHTTP(h *httpConn) *sseHTTP {
+	bg, stop := context.WithCancel(context.Background())
+	return &sseHTTP{httpConn: h, bg: bg, stopBg: stop}
+}
+
+// Capabilities implements Transport.
+func (t *sseHTTP) Capabilities() Capabilities {
+	return Capabilities{
+		Binding:        BindingSSE,
+		DryRun:         t.opts.DryRun != nil,
+		ServerRequests: t.SetServerRequestHandler,
+		Watch:          t.Watch,
+		Rebind:         t.rebind(t, EraLegacy, BindingSSE),
+	}
+}
+
+// SetServerRequestHandler makes the server's requests go to h.
+func (t *sseHTTP) SetServerRequestHandler(h ServerRequestHandler) {
+	t.mu.Lock()
+	t.serve = h
+	conn := t.conn
+	t.mu.Unlock()
+	if conn != nil {
+		conn.mux.setHandler(h)
+	}
+}
+
+// Close closes the stream and releases idle connections.
+func (t *sseHTTP) Close() error {
+	t.stopBg()
+	t.mu.Lock()
+	conn := t.conn
+	t.conn = nil
+	t.mu.Unlock()
+	if conn != nil {
+		conn.cancel()
+	}
+	t.client.CloseIdleConnections()
+	return nil
+}
 
 // sseConn is one HTTP+SSE connection.
 type sseConn struct {
-	t        *HTTPTransport
+	t        *sseHTTP
 	endpoint string
 	cancel   context.CancelFunc
-
-	mu       sync.Mutex
-	pending  map[int64]*pendingCall
-	dead     error
-	deadCh   chan struct{}
-	watchers watchSet
+	mux      *mux
 }
 
-// sseConnect opens the stream (once) and waits for its endpoint event.
-func (t *HTTPTransport) sseConnect(ctx context.Context) (*sseConn, error) {
+// connect opens the stream (once) and waits for its endpoint event.
+func (t *sseHTTP) connect(ctx context.Context) (*sseConn, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.sse != nil {
-		return t.sse, nil
+	if t.conn != nil {
+		return t.conn, nil
 	}
 	sctx, cancel := context.WithCancel(t.bg)
 	h := t.withUserHeaders(http.Header{"Accept": {"text/event-stream"}})
@@ -76,44 +126,32 @@ func (t *HTTPTransport) sseConnect(ctx context.Context) (*sseConn, error) {
 		cancel()
 		return nil, &ConnError{Msg: "GET " + RedactURL(t.opts.URL) + " (HTTP+SSE) failed", Err: o.err}
 	}
-	c := &sseConn{t: t, cancel: cancel, pending: map[int64]*pendingCall{}, deadCh: make(chan struct{})}
+	c := &sseConn{t: t, cancel: cancel}
+	c.mux = newMux(t.bg, func(line []byte) { t.postMessage(c, line) })
+	c.mux.setHandler(t.serve)
 	endpoint := make(chan string, 1)
 	go c.read(o.body, endpoint)
 	select {
 	case ep := <-endpoint:
 		if ep == "" {
 			cancel()
-			<-c.deadCh
-			return nil, &ConnError{Msg: "GET " + RedactURL(t.opts.URL) + " (HTTP+SSE) gave no endpoint event", Err: c.dead}
+			<-c.mux.deadCh
+			return nil, &ConnError{Msg: "GET " + RedactURL(t.opts.URL) + " (HTTP+SSE) gave no endpoint event", Err: c.mux.err()}
 		}
 		c.endpoint = ep
 	case <-ctx.Done():
 		cancel()
 		return nil, ctx.Err()
 	}
-	t.sse = c
+	t.conn = c
 	return c, nil
 }
 
-// read dispatches the stream's events until it ends.
+// read hands the stream's messages to the mux until it ends.
 func (c *sseConn) read(body io.ReadCloser, endpoint chan<- string) {
 	defer body.Close()
 	gotEndpoint := false
 	var perr error
-	onResponse := func(m *Message) bool {
-		id, ok := parseID(m.ID)
-		c.mu.Lock()
-		p := c.pending[id]
-		if ok && p != nil {
-			delete(c.pending, id)
-		}
-		c.mu.Unlock()
-		if p != nil {
-			p.done <- callResult{msg: m}
-		}
-		return false
-	}
-	handle := c.t.streamHandler(c.broadcast, onResponse, &perr, true)
 	err := readSSE(body, c.t.opts.MaxMessage, func(ev sseEvent) error {
 		if !gotEndpoint {
 			if ev.Event != "endpoint" {
@@ -127,7 +165,15 @@ func (c *sseConn) read(body io.ReadCloser, endpoint chan<- string) {
 			endpoint <- ep
 			return nil
 		}
-		return handle(ev)
+		msg, skip, err := c.t.eventMessage(ev)
+		if err == nil && !skip {
+			err = c.mux.deliver(msg, ev.Data, ev.More)
+		}
+		if err != nil {
+			perr = err
+			return errStreamDone
+		}
+		return nil
 	})
 	if !gotEndpoint {
 		endpoint <- ""
@@ -140,12 +186,12 @@ func (c *sseConn) read(body io.ReadCloser, endpoint chan<- string) {
 	default:
 		err = &ConnError{Msg: "the HTTP+SSE stream broke", Err: err}
 	}
-	c.fail(err)
+	c.mux.fail(err)
 }
 
 // resolve turns the endpoint event's data into an absolute URL, which
-// must be on the server's own origin: a stream must not send mcpctl's
-// messages (and the user's headers) anywhere else.
+// must be on the server's own origin: a stream must not send the client's
+// messages (and the caller's headers) anywhere else.
 func (c *sseConn) resolve(data string) (string, error) {
 	base, err := url.Parse(c.t.opts.URL)
 	if err != nil {
@@ -162,71 +208,41 @@ func (c *sseConn) resolve(data string) (string, error) {
 	return u.String(), nil
 }
 
-func (c *sseConn) broadcast(n Notification) { fanOut(n, &c.mu, &c.pending, &c.watchers) }
-
-func (c *sseConn) fail(err error) {
-	c.mu.Lock()
-	if c.dead == nil {
-		c.dead = err
-		close(c.deadCh)
+// Watch hands fn the server's own notifications until ctx is done or the
+// stream is gone.
+func (t *sseHTTP) Watch(ctx context.Context, fn func(Notification)) error {
+	c, err := t.connect(ctx)
+	if err != nil {
+		return err
 	}
-	pend := c.pending
-	c.pending = map[int64]*pendingCall{}
-	c.mu.Unlock()
-	for _, p := range pend {
-		p.done <- callResult{err: err}
-	}
+	return c.mux.watch(ctx, fn)
 }
 
-func (c *sseConn) close() {
-	c.cancel()
-}
-
-func (c *sseConn) watch(ctx context.Context, fn func(Notification)) error {
-	return watchUntil(ctx, &c.watchers, fn, c.deadCh, func() error {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		return c.dead
-	})
-}
-
-// sseRoundTrip POSTs the request to the endpoint and waits for its answer
+// RoundTrip POSTs the request to the endpoint and waits for its answer
 // on the stream.
-func (t *HTTPTransport) sseRoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
+func (t *sseHTTP) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
 	body, _ := req.MarshalJSON()
 	if t.opts.DryRun != nil {
 		t.opts.DryRun(DryRunRequest{HTTPMethod: http.MethodPost, URL: t.opts.URL, Header: t.withUserHeaders(http.Header{"Content-Type": {"application/json"}}), Body: body})
 		return nil, ErrDryRun
 	}
-	c, err := t.sseConnect(ctx)
+	c, err := t.connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var p *pendingCall
-	c.mu.Lock()
-	if c.dead != nil {
-		defer c.mu.Unlock()
-		return nil, c.dead
-	}
-	if !req.IsNotification() {
-		p = &pendingCall{notify: notify, done: make(chan callResult, 1)}
-		c.pending[req.ID] = p
-	}
-	c.mu.Unlock()
-	forget := func() {
-		c.mu.Lock()
-		delete(c.pending, req.ID)
-		c.mu.Unlock()
+	p, err := c.mux.register(req, notify)
+	if err != nil {
+		return nil, err
 	}
 	h := t.withUserHeaders(http.Header{"Content-Type": {"application/json"}})
 	resp, err := t.send(ctx, http.MethodPost, c.endpoint, h, body)
 	if err != nil {
-		forget()
+		c.mux.forget(req.ID)
 		return nil, err
 	}
 	if resp.StatusCode >= 300 {
 		defer resp.Body.Close()
-		forget()
+		c.mux.forget(req.ID)
 		msg, ferr := t.failure(resp)
 		if ferr == nil && msg != nil {
 			return msg, nil
@@ -238,20 +254,23 @@ func (t *HTTPTransport) sseRoundTrip(ctx context.Context, req *Request, notify f
 	if p == nil {
 		return nil, nil
 	}
-	select {
-	case r := <-p.done:
-		return r.msg, r.err
-	case <-ctx.Done():
-		forget()
+	msg, err := c.mux.await(ctx, req.ID, p)
+	if err != nil && ctx.Err() != nil {
 		// As on stdio: tell the server to stop, since nothing else will.
-		reason := "cancelled by the user"
-		if errors.Is(context.Cause(ctx), context.DeadlineExceeded) {
-			reason = "timed out"
-		}
-		n := &Request{Method: "notifications/cancelled", Legacy: true,
-			Params: []byte(`{"requestId":` + strconv.FormatInt(req.ID, 10) + `,"reason":"` + reason + `"}`)}
-		line, _ := n.MarshalJSON()
-		go t.postMessage(line)
-		return nil, ctx.Err()
+		go t.postMessage(c, cancelNotice(req.ID, context.Cause(ctx), true))
+	}
+	return msg, err
+}
+
+// postMessage sends a message of the client's own (an answer, a
+// cancellation) to the endpoint.
+func (t *sseHTTP) postMessage(c *sseConn, line []byte) {
+	ctx, cancel := context.WithTimeout(t.bg, 30*time.Second)
+	defer cancel()
+	h := t.withUserHeaders(http.Header{"Content-Type": {"application/json"}})
+	resp, err := t.send(ctx, http.MethodPost, c.endpoint, h, line)
+	if err == nil {
+		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+		resp.Body.Close()
 	}
 }

@@ -41,7 +41,7 @@ func TestStandardHeaders(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.Version = "2026-07-28"
-			h := StandardHeaders(&tc.req)
+			h := standardHeaders(&tc.req)
 			if got := h.Get("Mcp-Method"); got != tc.req.Method {
 				t.Errorf("Mcp-Method = %q", got)
 			}
@@ -64,7 +64,7 @@ func TestStandardHeaders(t *testing.T) {
 			}
 		})
 	}
-	if h := StandardHeaders(&Request{Method: "ping"}); h.Get("MCP-Protocol-Version") != "" {
+	if h := standardHeaders(&Request{Method: "ping"}); h.Get("MCP-Protocol-Version") != "" {
 		t.Errorf("no version: header %q", h.Get("MCP-Protocol-Version"))
 	}
 }
@@ -129,14 +129,14 @@ func writeSSE(w http.ResponseWriter, events ...string) {
 	}
 }
 
-func newTestHTTP(t *testing.T, opts HTTPOptions) *HTTPTransport {
+func newTestHTTP(t *testing.T, opts HTTPOptions) *streamableHTTP {
 	t.Helper()
 	tr, err := NewHTTP(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close() })
-	return tr
+	return tr.(*streamableHTTP)
 }
 
 func TestHTTPCallHeadersAndJSON(t *testing.T) {
@@ -227,7 +227,7 @@ func TestHTTPSSEResponse(t *testing.T) {
 	})
 	tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
 	var notes []Notification
-	msg, err := tr.RoundTrip(context.Background(), &Request{ID: 3, Method: "tools/call", Params: json.RawMessage(`{"name":"x"}`)}, nil,
+	msg, err := tr.RoundTrip(context.Background(), &Request{ID: 3, Method: "tools/call", Params: json.RawMessage(`{"name":"x"}`)},
 		func(n Notification) { notes = append(notes, n) })
 	if err != nil {
 		t.Fatal(err)
@@ -333,7 +333,7 @@ func TestHTTPFailureStatuses(t *testing.T) {
 				_, _ = io.WriteString(w, tc.body)
 			})
 			tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
-			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil, nil)
+			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil)
 			tc.check(t, msg, err)
 		})
 	}
@@ -384,7 +384,7 @@ func TestHTTPProtocolErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newMCPServer(t, func(w http.ResponseWriter, r *http.Request, in seen) { tc.handle(w, string(in.ID)) })
 			tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
-			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 5, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil, nil)
+			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 5, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil)
 			if !tc.want(err) {
 				t.Errorf("got %+v, %v (%T)", msg, err, err)
 			}
@@ -413,7 +413,7 @@ func TestHTTPAcceptedVariants(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := newMCPServer(t, func(w http.ResponseWriter, r *http.Request, in seen) { tc.handle(w, string(in.ID)) })
 			tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
-			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 5, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil, nil)
+			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 5, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil)
 			if err != nil || msg == nil || string(msg.Result) != `{}` {
 				t.Errorf("got %+v, %v", msg, err)
 			}
@@ -424,7 +424,7 @@ func TestHTTPAcceptedVariants(t *testing.T) {
 func TestHTTPNotification(t *testing.T) {
 	srv := newMCPServer(t, func(w http.ResponseWriter, r *http.Request, in seen) { w.WriteHeader(202) })
 	tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
-	msg, err := tr.RoundTrip(context.Background(), &Request{Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":1}`)}, nil, nil)
+	msg, err := tr.RoundTrip(context.Background(), &Request{Method: "notifications/cancelled", Params: json.RawMessage(`{"requestId":1}`)}, nil)
 	if msg != nil || err != nil {
 		t.Errorf("got %+v, %v; want nil, nil", msg, err)
 	}
@@ -444,7 +444,7 @@ func TestHTTPTooLarge(t *testing.T) {
 			}
 		})
 		tr := newTestHTTP(t, HTTPOptions{URL: srv.URL, MaxMessage: 1000})
-		_, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "x", Params: json.RawMessage(`{}`)}, nil, nil)
+		_, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "x", Params: json.RawMessage(`{}`)}, nil)
 		if !isErr[*ProtocolError](err) {
 			t.Errorf("sse=%v: err = %v, want *ProtocolError", sse, err)
 		}
@@ -491,8 +491,8 @@ func TestNewHTTP(t *testing.T) {
 			t.Errorf("NewHTTP(%q): %v", u, err)
 			continue
 		}
-		if tr.Kind() != "http" || tr.opts.MaxMessage != 64<<20 {
-			t.Errorf("NewHTTP(%q): kind %q max %d", u, tr.Kind(), tr.opts.MaxMessage)
+		if st, ok := tr.(*streamableHTTP); !ok || tr.Capabilities().Binding != BindingStreamable || st.opts.MaxMessage != 64<<20 {
+			t.Errorf("NewHTTP(%q): %T, binding %q", u, tr, tr.Capabilities().Binding)
 		}
 	}
 }
@@ -505,7 +505,7 @@ func TestHTTPConnectionRefused(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close()
 	tr := newTestHTTP(t, HTTPOptions{URL: "http://" + addr + "/mcp"})
-	_, err = tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "ping", Params: json.RawMessage(`{}`)}, nil, nil)
+	_, err = tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "ping", Params: json.RawMessage(`{}`)}, nil)
 	var ce *ConnError
 	if !errors.As(err, &ce) || !strings.Contains(ce.Error(), addr) {
 		t.Errorf("err = %v, want *ConnError naming the URL", err)
@@ -538,7 +538,7 @@ func TestHTTPTrace(t *testing.T) {
 		e.Body = append([]byte(nil), e.Body...)
 		evs = append(evs, e)
 	}})
-	if _, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "ping", Params: json.RawMessage(`{}`)}, nil, nil); err != nil {
+	if _, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "ping", Params: json.RawMessage(`{}`)}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if len(evs) != 3 {
@@ -579,7 +579,7 @@ func TestHTTPDoesNotFollowRedirects(t *testing.T) {
 			srv := httptest.NewServer(mux)
 			defer srv.Close()
 			tr := newTestHTTP(t, HTTPOptions{URL: srv.URL + "/mcp"})
-			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "ping", Params: json.RawMessage(`{}`)}, nil, nil)
+			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: "ping", Params: json.RawMessage(`{}`)}, nil)
 			var he *HTTPError
 			if !errors.As(err, &he) || he.Status != status {
 				t.Errorf("got %+v, %v; want *HTTPError %d", msg, err, status)

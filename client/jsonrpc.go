@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 )
@@ -23,6 +24,9 @@ type Request struct {
 	// Legacy marks a request of an initialize-based revision: no modern
 	// headers, and the HTTP session and server requests of that era.
 	Legacy bool
+	// Header holds HTTP headers for this request only (Mcp-Param-*);
+	// transports without Capabilities.Headers do not send it.
+	Header http.Header
 }
 
 // IsNotification reports whether the request expects no response.

@@ -81,16 +81,16 @@ func readStdio(t *testing.T, r io.Reader) string {
 	var log strings.Builder
 	pend := map[int64]*pendingCall{}
 	notes := map[int64][]string{} // each request's in order; the order among requests is a map's
-	tr.mu.Lock()
+	tr.mux.mu.Lock()
 	for id := int64(1); id <= 3; id++ {
 		p := &pendingCall{done: make(chan callResult, 1), notify: func(n Notification) {
 			notes[id] = append(notes[id], n.Method+" "+string(n.Raw))
 		}}
-		tr.pending[id], pend[id] = p, p
+		tr.mux.pending[id], pend[id] = p, p
 	}
-	tr.maxSent = 4
-	tr.mu.Unlock()
-	err := tr.readMessages(r)
+	tr.mux.maxSent = 4
+	tr.mux.mu.Unlock()
+	err := tr.lines.readMessages(r)
 	if err == nil {
 		t.Fatal("the reader stopped without a reason")
 	}

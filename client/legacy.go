@@ -26,25 +26,6 @@ import (
 // error to send back.
 type ServerRequestHandler func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError)
 
-// requestServer is a transport that can carry server requests (legacy).
-type requestServer interface {
-	SetServerRequestHandler(ServerRequestHandler)
-}
-
-// watcher is a transport that delivers notifications the server sends on
-// its own (legacy listen): Watch calls fn for each until ctx is done or
-// the connection breaks, and returns why it stopped.
-type watcher interface {
-	Watch(ctx context.Context, fn func(Notification)) error
-}
-
-// flavorer is a transport with more than one flavour (HTTP: Streamable or
-// the deprecated HTTP+SSE).
-type flavorer interface {
-	Flavor() string
-	SetFlavor(string)
-}
-
 // SessionExpiredError means the server no longer knows the legacy HTTP
 // session (404 to a request that carried Mcp-Session-Id).
 type SessionExpiredError struct{}
@@ -63,9 +44,10 @@ type legacySession struct {
 	rounds  atomic.Int64 // server requests answered, for InputRound.Round
 }
 
+// attach makes the server's requests on t reach the Client.
 func (c *Client) attach(t Transport) {
-	if rs, ok := t.(requestServer); ok {
-		rs.SetServerRequestHandler(c.serveRequest)
+	if serve := t.Capabilities().ServerRequests; serve != nil {
+		serve(c.serveRequest)
 	}
 }
 
@@ -78,13 +60,40 @@ func (c *Client) reopen() error {
 	if err != nil {
 		return err
 	}
+	c.swap(c.transport(), t)
+	return nil
+}
+
+// rebind makes the transport in use the one for era over binding: the
+// same transport when it carries that already, else the one its Rebind
+// gives.
+func (c *Client) rebind(era Era, binding string) error {
+	t := c.transport()
+	caps := t.Capabilities()
+	if caps.Rebind == nil {
+		if binding == caps.Binding {
+			return nil
+		}
+		return &CapabilityError{Binding: caps.Binding, Capability: "binding " + binding}
+	}
+	nt, err := caps.Rebind(era, binding)
+	if err != nil {
+		return err
+	}
+	c.swap(t, nt)
+	return nil
+}
+
+// swap puts t in the place of old, which it closes.
+func (c *Client) swap(old, t Transport) {
+	if t == old {
+		return
+	}
 	c.mu.Lock()
-	old := c.t
 	c.t = t
 	c.mu.Unlock()
 	c.attach(t)
 	old.Close()
-	return nil
 }
 
 // InitializeResult returns the legacy server's initialize result (nil for
@@ -155,7 +164,7 @@ func (c *Client) initialized(ctx context.Context) error {
 func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	res, err := c.initialize(ctx)
 	var te *TimeoutError
-	if err != nil && c.legacy.probed && c.transport().Kind() == "stdio" && !errors.As(err, &te) && ctx.Err() == nil {
+	if err != nil && c.legacy.probed && c.caps().Stateful && !errors.As(err, &te) && ctx.Err() == nil {
 		c.logf("legacy: initialize failed after the probe (%v); starting the server again", err)
 		c.legacy.probed = false
 		if rerr := c.reopen(); rerr != nil {
@@ -163,12 +172,14 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		}
 		res, err = c.initialize(ctx)
 	}
-	if err != nil && c.flavor() == FlavorStreamable && sseFallback(err) {
+	if err != nil && c.flavor() == BindingStreamable && sseFallback(err) && c.caps().Rebind != nil {
 		c.logf("legacy: initialize over Streamable HTTP failed (%v); trying the HTTP+SSE transport", err)
-		c.transport().(flavorer).SetFlavor(FlavorSSE)
+		if rerr := c.rebind(EraLegacy, BindingSSE); rerr != nil {
+			return nil, err
+		}
 		res2, err2 := c.initialize(ctx)
 		if err2 != nil {
-			c.transport().(flavorer).SetFlavor(FlavorStreamable)
+			_ = c.rebind(EraLegacy, BindingStreamable)
 			return nil, &ConnError{Msg: fmt.Sprintf("initialize over Streamable HTTP failed (%v), and over HTTP+SSE too", err), Err: err2}
 		}
 		res, err = res2, nil
@@ -179,13 +190,12 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	if !c.legacy.guessed {
 		c.saveEra(c.Era())
 	}
-	if es, ok := c.transport().(interface {
-		StartEventStream(context.Context, func(Notification))
-	}); ok && c.flavor() == FlavorStreamable {
-		// Requests and notifications tied to no call come on the GET
-		// stream, and only while it is open: open it before anything else.
+	if open := c.caps().OpenEvents; open != nil {
+		// Requests and notifications tied to no call come on the server's
+		// own stream (the GET stream), and only while it is open: open it
+		// before anything else.
 		sctx, cancel := context.WithTimeout(ctx, eventStreamWait(c.opts.Timeout))
-		es.StartEventStream(sctx, c.opts.OnNotify)
+		open(sctx, c.opts.Hooks.OnNotify)
 		cancel()
 	}
 	if lvl := c.opts.LogLevel; lvl != "" && hasCapability(res, "logging") {
@@ -223,7 +233,7 @@ func sseFallback(err error) bool {
 // the pinned one) and then notifications/initialized. A server that
 // refuses the version but names one mcpctl speaks is asked again with it.
 func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
-	want := LegacyVersions[0]
+	want := legacyVersions[0]
 	if IsLegacyVersion(c.opts.ProtocolVersion) {
 		want = c.opts.ProtocolVersion
 	}
@@ -244,7 +254,7 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 				continue
 			}
 			if v := offeredVersion(msg.Error); v != "" && !IsSupportedVersion(v) {
-				return nil, &VersionError{Ours: LegacyVersions, Theirs: []string{v}}
+				return nil, &VersionError{Ours: LegacyVersions(), Theirs: []string{v}}
 			}
 			return nil, msg.Error
 		}
@@ -257,12 +267,12 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 		}
 		_ = json.Unmarshal(res, &r)
 		if !IsLegacyVersion(r.ProtocolVersion) {
-			return nil, &VersionError{Ours: LegacyVersions, Theirs: []string{r.ProtocolVersion}}
+			return nil, &VersionError{Ours: LegacyVersions(), Theirs: []string{r.ProtocolVersion}}
 		}
 		c.setEra(EraInfo{Era: EraLegacy, Version: r.ProtocolVersion, Transport: c.flavor()})
 		c.logf("legacy: initialized with protocol version %s", r.ProtocolVersion)
 		n := &Request{Method: "notifications/initialized", Version: r.ProtocolVersion, Legacy: true}
-		if _, err := c.transport().RoundTrip(ctx, n, nil, nil); err != nil {
+		if _, err := c.transport().RoundTrip(ctx, n, nil); err != nil {
 			return nil, err
 		}
 		return res, nil
@@ -339,23 +349,18 @@ func mustJSON(v any) json.RawMessage {
 }
 
 func (c *Client) warn(msg string) {
-	if c.opts.Warn != nil {
-		c.opts.Warn(msg)
+	if c.opts.Hooks.Warn != nil {
+		c.opts.Hooks.Warn(msg)
 	}
 }
 
-// LegacyInputKey is the key a legacy server request is answered under in
-// --answer/--answers: legacy requests carry no key of their own.
-func LegacyInputKey(method string) string {
-	switch method {
-	case "elicitation/create":
-		return "elicitation"
-	case "sampling/createMessage":
-		return "sampling"
-	case "roots/list":
-		return "roots"
+// name is how the client calls itself in what it tells a server: the
+// caller's ClientInfo.Name.
+func (c *Client) name() string {
+	if c.opts.ClientInfo.Name != "" {
+		return c.opts.ClientInfo.Name
 	}
-	return method
+	return "this client"
 }
 
 // serveRequest answers a request from the server. Modern servers must not
@@ -363,18 +368,17 @@ func LegacyInputKey(method string) string {
 // -32601 for what mcpctl does not implement.
 func (c *Client) serveRequest(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
 	if !c.Legacy() {
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests on protocol version " + c.Version()}
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: c.name() + " does not accept server requests on protocol version " + c.Version()}
 	}
 	switch method {
 	case "ping":
 		return json.RawMessage(`{}`), nil
 	case "elicitation/create", "sampling/createMessage", "roots/list":
 	default:
-		return nil, &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not implement " + method}
+		return nil, &RPCError{Code: CodeMethodNotFound, Message: c.name() + " does not implement " + method}
 	}
-	key := LegacyInputKey(method)
 	round := InputRound{Method: method, Round: int(c.legacy.rounds.Add(1)), Legacy: true,
-		Requests: []InputRequest{{Key: key, Method: method, Params: params}}}
+		Requests: []InputRequest{{Key: method, Method: method, Params: params}}}
 	answers, err := c.answerRound(context.WithValue(ctx, userWaitKey{}, &c.users), round)
 	var answer json.RawMessage
 	for _, a := range answers {

@@ -21,9 +21,9 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 	if err := c.initialized(ctx); err != nil {
 		return nil, err
 	}
-	w, ok := c.transport().(watcher)
-	if !ok {
-		return nil, &ProtocolError{Msg: "this transport cannot deliver the server's notifications"}
+	tc := c.caps()
+	if tc.Watch == nil {
+		return nil, &CapabilityError{Binding: tc.Binding, Capability: "delivery of the server's own notifications"}
 	}
 	var f struct {
 		Tools     bool     `json:"toolsListChanged"`
@@ -79,7 +79,7 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 	null := json.RawMessage("null")
 	onEvent(ListenEvent{Kind: "acknowledged", SubscriptionID: null, Method: "notifications/subscriptions/acknowledged",
 		Params: ojson.Members{{Key: "notifications", Value: ack.JSON()}}.JSON()})
-	err := w.Watch(ctx, func(n Notification) {
+	err := tc.Watch(ctx, func(n Notification) {
 		wanted := false
 		switch n.Method {
 		case "notifications/tools/list_changed":
@@ -97,8 +97,8 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 		}
 		if wanted {
 			onEvent(ListenEvent{Kind: "notification", SubscriptionID: null, Method: n.Method, Params: n.Params, More: n.More})
-		} else if c.opts.OnNotify != nil {
-			c.opts.OnNotify(n) // log messages and the like still reach the caller
+		} else if c.opts.Hooks.OnNotify != nil {
+			c.opts.Hooks.OnNotify(n) // log messages and the like still reach the caller
 		}
 	})
 	return nil, err

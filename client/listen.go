@@ -39,7 +39,7 @@ type ListenOptions struct {
 	// AckTimeout bounds the wait for the acknowledgment (0: Options.Timeout).
 	AckTimeout time.Duration
 	// Stray receives notifications of other subscriptions or before the
-	// acknowledgment, which are otherwise ignored (for --trace).
+	// acknowledgment, which are otherwise ignored (for a trace).
 	Stray func(Notification, string)
 }
 
@@ -104,8 +104,8 @@ func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOp
 					}
 					lo.Stray(n, why)
 				}
-				if !mine && c.opts.OnNotify != nil && sid == nil {
-					c.opts.OnNotify(n) // progress and logs still reach the caller
+				if !mine && c.opts.Hooks.OnNotify != nil && sid == nil {
+					c.opts.Hooks.OnNotify(n) // progress and logs still reach the caller
 				}
 				return
 			}

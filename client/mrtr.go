@@ -36,7 +36,7 @@ type InputRound struct {
 	// TaskID is set when the input is for a task.
 	TaskID string
 	// Legacy marks a request a legacy server sent on its own: it has no
-	// key of the server's (Key is LegacyInputKey(Method)).
+	// key of the server's (Key is its Method).
 	Legacy bool
 }
 
@@ -133,7 +133,10 @@ type InputRequiredError struct {
 	TaskID       string
 	Round        int
 	Reason       string
-	Err          error
+	// RoundLimit is set when the call ended because the server was still
+	// asking after Options.MaxRounds rounds: the limit that was hit.
+	RoundLimit int
+	Err        error
 }
 
 func (e *InputRequiredError) Error() string {
@@ -197,7 +200,7 @@ func (c *Client) exchangeFrom(ctx context.Context, method string, params, cur js
 		case "", "complete":
 			return res, round == 1, nil
 		case "task":
-			if method != "tools/call" || !c.opts.TasksDeclared {
+			if method != "tools/call" || !c.opts.Tasks.Declared {
 				return nil, false, &ProtocolError{Msg: "the server answered " + method + " with a task, which this request did not allow"}
 			}
 			if TaskIDOf(res) == "" {
@@ -231,7 +234,9 @@ func (c *Client) exchangeFrom(ctx context.Context, method string, params, cur js
 				return ire
 			}
 			if round > maxRounds {
-				return nil, false, fail(nil, fmt.Sprintf("the server kept asking after %d rounds (--max-rounds)", maxRounds))
+				ire := fail(nil, fmt.Sprintf("the server kept asking after %d rounds", maxRounds)).(*InputRequiredError)
+				ire.RoundLimit = maxRounds
+				return nil, false, ire
 			}
 			var answers map[string]json.RawMessage
 			if len(reqs) > 0 {

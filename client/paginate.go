@@ -63,8 +63,8 @@ func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all b
 	size := len(first)
 	loop := cursorLoop{start: cursor, saved: cursor, power: 1}
 	for n := 1; ; n++ { // n pages so far
-		if c.opts.MaxListSize > 0 && size > c.opts.MaxListSize {
-			return nil, &ListTooLargeError{Method: method, Limit: c.opts.MaxListSize, Pages: n}
+		if c.opts.Limits.MaxListSize > 0 && size > c.opts.Limits.MaxListSize {
+			return nil, &ListTooLargeError{Method: method, Limit: c.opts.Limits.MaxListSize, Pages: n}
 		}
 		if next == "" {
 			break
@@ -175,7 +175,7 @@ type ListTooLargeError struct {
 }
 
 func (e *ListTooLargeError) Error() string {
-	return fmt.Sprintf("the pages of %s came to more than %s in all (%s)", e.Method, FormatSize(int64(e.Limit)), countPages(e.Pages))
+	return fmt.Sprintf("the pages of %s came to more than %s in all (%s)", e.Method, formatSize(int64(e.Limit)), countPages(e.Pages))
 }
 
 // ListTimeoutError means a listing was still following nextCursor when

@@ -245,7 +245,7 @@ func TestListTooLarge(t *testing.T) {
 		return fmt.Sprintf(`{"name":"t%d","description":"%s"}`, n, strings.Repeat("x", 1000))
 	}
 	opts := testOptions()
-	opts.MaxListSize = 10000
+	opts.Limits.MaxListSize = 10000
 	ft := &fakeTransport{handle: endless(0, item)}
 	c := New(ft, opts)
 	_, err := c.List(context.Background(), "tools/list", "tools", "", true)
@@ -261,7 +261,7 @@ func TestListTooLarge(t *testing.T) {
 		t.Errorf("message %q, want %q", err, want)
 	}
 
-	opts.MaxListSize = 100
+	opts.Limits.MaxListSize = 100
 	c = New(&fakeTransport{handle: endless(0, item)}, opts)
 	if _, err := c.List(context.Background(), "tools/list", "tools", "p3", false); err != nil {
 		t.Errorf("one page: %v", err)

@@ -29,33 +29,64 @@ var retryMethods = map[string]bool{
 	"tools/list": true, "prompts/list": true, "resources/list": true, "resources/templates/list": true,
 }
 
+// RetryRefusal says why a 429 or 503 with Retry-After was not sent again.
+type RetryRefusal struct {
+	// After is the wait the server asked for.
+	After time.Duration
+	// Reason is RetryNotIdempotent (only list requests are sent again),
+	// RetryTooLong (After is over MaxWait) or RetryExhausted (Retries
+	// were made).
+	Reason  RetryReason
+	MaxWait time.Duration
+	Retries int
+}
+
+// RetryReason is why a request was not sent again.
+type RetryReason int
+
+const (
+	RetryNotIdempotent RetryReason = iota + 1
+	RetryTooLong
+	RetryExhausted
+)
+
+func (r *RetryRefusal) String() string {
+	switch r.Reason {
+	case RetryNotIdempotent:
+		return fmt.Sprintf("the server asks to retry after %s; only list requests are retried", seconds(r.After))
+	case RetryTooLong:
+		return fmt.Sprintf("the server asks to retry after %s; the longest wait allowed is %s", seconds(r.After), seconds(r.MaxWait))
+	}
+	return fmt.Sprintf("still after %d retries", r.Retries)
+}
+
 // postRetrying POSTs body, again after the server's Retry-After when a
 // list request is refused with 429 or 503. note says why a 429 or 503
 // that carried Retry-After was finally not retried.
-func (t *HTTPTransport) postRetrying(ctx context.Context, req *Request, h http.Header, body []byte) (resp *http.Response, note string, err error) {
+func (t *httpConn) postRetrying(ctx context.Context, req *Request, h http.Header, body []byte) (resp *http.Response, note *RetryRefusal, err error) {
 	for retries := 0; ; retries++ {
 		resp, err := t.send(ctx, http.MethodPost, t.opts.URL, h, body)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 		if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode != http.StatusServiceUnavailable {
-			return resp, "", nil
+			return resp, nil, nil
 		}
 		wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now())
 		switch {
 		case !ok:
-			return resp, "", nil
+			return resp, nil, nil
 		case !retryMethods[req.Method]:
-			return resp, fmt.Sprintf("the server asks to retry after %s; mcpctl retries only list requests", seconds(wait)), nil
+			return resp, &RetryRefusal{After: wait, Reason: RetryNotIdempotent}, nil
 		case wait > t.opts.MaxRetryWait:
-			return resp, fmt.Sprintf("the server asks to retry after %s; mcpctl waits at most %s", seconds(wait), seconds(t.opts.MaxRetryWait)), nil
+			return resp, &RetryRefusal{After: wait, Reason: RetryTooLong, MaxWait: t.opts.MaxRetryWait}, nil
 		case retries >= t.opts.MaxRetries:
-			return resp, fmt.Sprintf("still after %d retries", retries), nil
+			return resp, &RetryRefusal{After: wait, Reason: RetryExhausted, Retries: retries}, nil
 		}
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
 		if err := sleepCtx(ctx, wait); err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
 	}
 }

@@ -69,8 +69,8 @@ func TestRetryAfter(t *testing.T) {
 		{"503 list retried", 503, 2, "0", "tools/list", 3, ""},
 		{"429 list retried", 429, 1, "0", "prompts/list", 2, ""},
 		{"no Retry-After, no retry", 503, 1, "", "tools/list", 1, "HTTP 503 Service Unavailable"},
-		{"a call is not retried", 429, 1, "0", "tools/call", 1, "the server asks to retry after 0s; mcpctl retries only list requests"},
-		{"a long wait is not started", 503, 1, "3600", "resources/list", 1, "the server asks to retry after 3600s; mcpctl waits at most 10s"},
+		{"a call is not retried", 429, 1, "0", "tools/call", 1, "the server asks to retry after 0s; only list requests are retried"},
+		{"a long wait is not started", 503, 1, "3600", "resources/list", 1, "the server asks to retry after 3600s; the longest wait allowed is 10s"},
 		{"at most three retries", 503, 10, "0", "tools/list", 4, "still after 3 retries"},
 		{"500 is not retried", 500, 1, "0", "tools/list", 1, "HTTP 500 Internal Server Error"},
 	}
@@ -78,7 +78,7 @@ func TestRetryAfter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, seen := busyServer(t, tc.status, tc.busy, tc.retryAfter)
 			tr := newTestHTTP(t, HTTPOptions{URL: srv.URL})
-			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: tc.method, Params: json.RawMessage(`{}`)}, nil, nil)
+			msg, err := tr.RoundTrip(context.Background(), &Request{ID: 1, Method: tc.method, Params: json.RawMessage(`{}`)}, nil)
 			if tc.note == "" {
 				if err != nil || msg == nil || msg.Result == nil {
 					t.Fatalf("got %+v, %v; want the answer", msg, err)
@@ -103,7 +103,7 @@ func TestRetryAfterHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	_, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil, nil)
+	_, err := tr.RoundTrip(ctx, &Request{ID: 1, Method: "tools/list", Params: json.RawMessage(`{}`)}, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("err = %v, want the context's deadline", err)
 	}

@@ -1,17 +1,12 @@
 package client
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -63,14 +58,10 @@ type StdioTransport struct {
 
 	writeMu sync.Mutex
 
-	mu      sync.Mutex
-	pending map[int64]*pendingCall
-	maxSent int64         // the highest request id sent: ids up to it are known
-	dead    error         // set once the connection can carry nothing more
-	deadCh  chan struct{} // closed when dead is set
-	serve   ServerRequestHandler
+	mux   *mux
+	lines lineReader
 
-	watchers watchSet
+	mu sync.Mutex // guards waitErr
 
 	exited    chan struct{}     // closed when the process has been reaped
 	tracker   descendantTracker // nil unless TrackDescendants could be had
@@ -78,16 +69,6 @@ type StdioTransport struct {
 	readDone  chan struct{}     // closed when stdout hit EOF or failed
 	waitErr   error
 	closeOnce sync.Once
-}
-
-type pendingCall struct {
-	notify func(Notification)
-	done   chan callResult
-}
-
-type callResult struct {
-	msg *Message
-	err error
 }
 
 // NewStdio returns a transport for the given command; nothing runs yet.
@@ -101,22 +82,20 @@ func NewStdio(opts StdioOptions) *StdioTransport {
 	if opts.MaxLine == 0 {
 		opts.MaxLine = 64 << 20
 	}
-	return &StdioTransport{
+	t := &StdioTransport{
 		opts:     opts,
-		pending:  map[int64]*pendingCall{},
 		exited:   make(chan struct{}),
 		readDone: make(chan struct{}),
-		deadCh:   make(chan struct{}),
 	}
+	t.mux = newMux(context.Background(), t.reply)
+	t.lines = lineReader{mux: t.mux, trace: opts.Trace, malformed: opts.Malformed, maxLine: opts.MaxLine,
+		where: " on stdout", hint: " (stdio servers must log to stderr)"}
+	return t
 }
 
 // SetServerRequestHandler makes requests from the server (legacy
 // revisions) go to h; without one they are refused with -32601.
-func (t *StdioTransport) SetServerRequestHandler(h ServerRequestHandler) {
-	t.mu.Lock()
-	t.serve = h
-	t.mu.Unlock()
-}
+func (t *StdioTransport) SetServerRequestHandler(h ServerRequestHandler) { t.mux.setHandler(h) }
 
 // Watch hands every notification the server sends to fn until ctx is done
 // (nil) or the server goes away (the error that ended it). Legacy servers
@@ -125,17 +104,21 @@ func (t *StdioTransport) Watch(ctx context.Context, fn func(Notification)) error
 	if err := t.start(); err != nil {
 		return err
 	}
-	return watchUntil(ctx, &t.watchers, fn, t.deadCh, func() error {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		return t.dead
-	})
+	return t.mux.watch(ctx, fn)
 }
 
-func (t *StdioTransport) Kind() string { return "stdio" }
-
-// IsDryRun reports whether nothing is really sent.
-func (t *StdioTransport) IsDryRun() bool { return t.opts.DryRun != nil }
+// Capabilities implements Transport: a stdio server is one process, which
+// may send requests and notifications of its own and writes a stderr.
+func (t *StdioTransport) Capabilities() Capabilities {
+	return Capabilities{
+		Binding:        BindingStdio,
+		DryRun:         t.opts.DryRun != nil,
+		Stateful:       true,
+		ServerRequests: t.SetServerRequestHandler,
+		Watch:          t.Watch,
+		StderrTail:     t.StderrTail,
+	}
+}
 
 // StderrTail returns the last lines the server wrote to stderr.
 func (t *StdioTransport) StderrTail() []string {
@@ -222,7 +205,7 @@ func (t *StdioTransport) wait() {
 	case <-t.readDone:
 	case <-time.After(200 * time.Millisecond):
 	}
-	t.fail(t.exitError("the server exited"))
+	t.mux.fail(t.exitError("the server exited"))
 }
 
 func (t *StdioTransport) exitError(what string) *ConnError {
@@ -246,7 +229,7 @@ func (t *StdioTransport) exitError(what string) *ConnError {
 func (t *StdioTransport) read(r *os.File) {
 	defer close(t.readDone)
 	defer r.Close()
-	err := t.readMessages(r)
+	err := t.lines.readMessages(r)
 	var partial *partialMessageError
 	var proto *ProtocolError
 	switch {
@@ -260,16 +243,16 @@ func (t *StdioTransport) read(r *os.File) {
 		}
 		ce := t.exitError(what)
 		ce.Msg += ": " + snippet(partial.line)
-		t.fail(ce)
+		t.mux.fail(ce)
 	case errors.As(err, &proto):
-		t.fail(err)
+		t.mux.fail(err)
 		// Nothing more can be trusted from this server.
 		t.signalAll(sigKill)
 	default:
 		// EOF (or a failed read): the server closed stdout; report its
 		// exit if it is dying.
 		t.awaitExit()
-		t.fail(t.exitError("the server closed its output"))
+		t.mux.fail(t.exitError("the server closed its output"))
 	}
 }
 
@@ -282,138 +265,12 @@ func (t *StdioTransport) awaitExit() {
 	}
 }
 
-// readMessages hands every line of r to handleLine until r ends or a line
-// breaks the protocol, and returns why it stopped: io.EOF at a clean end,
-// *partialMessageError when the output ended inside a message, a read
-// error, or what broke the protocol.
-func (t *StdioTransport) readMessages(r io.Reader) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	for {
-		line, err := readLine(br, t.opts.MaxLine)
-		if errors.Is(err, errLineTooLong) {
-			return &MessageTooLargeError{Limit: t.opts.MaxLine}
-		}
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			// A last message without its newline still counts if whole;
-			// half of one means the server died writing it. (Other text
-			// is reported as the stray output it is.)
-			if err != nil && trimmed[0] == '{' && !json.Valid(trimmed) {
-				return &partialMessageError{line: trimmed}
-			}
-			if perr := t.handleLine(line, br.Buffered() > 0); perr != nil {
-				return perr
-			}
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// partialMessageError: the output ended in the middle of a line.
-type partialMessageError struct{ line []byte }
-
-func (e *partialMessageError) Error() string { return "the output ended inside a message" }
-
-var errLineTooLong = errors.New("line too long")
-
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var line lineBuffer
-	for {
-		chunk, err := br.ReadSlice('\n')
-		line.add(chunk)
-		if line.len() > max {
-			return nil, errLineTooLong
-		}
-		if err == bufio.ErrBufferFull {
-			continue
-		}
-		return line.bytes(), err
-	}
-}
-
-func (t *StdioTransport) handleLine(line []byte, more bool) error {
-	line = bytes.TrimSpace(line)
-	if t.opts.Trace != nil {
-		t.opts.Trace(TraceEvent{Dir: "recv", Body: line})
-	}
-	msg, err := DecodeMessage(line)
-	if err != nil && t.opts.Malformed != nil && t.opts.Malformed(line, err) {
-		return nil
-	}
-	if err != nil {
-		if bytes.HasPrefix(line, []byte("{")) || bytes.HasPrefix(line, []byte("[")) {
-			return err
-		}
-		return &ProtocolError{Msg: "the server wrote something that is not JSON on stdout: " + snippet(line) +
-			" (stdio servers must log to stderr)"}
-	}
-	switch msg.Kind() {
-	case "notification":
-		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), line...), More: more}
-		fanOut(n, &t.mu, &t.pending, &t.watchers)
-	case "request":
-		// Legacy servers ask things (elicitation, roots, ping); modern ones
-		// must not, and are told so rather than left waiting.
-		t.mu.Lock()
-		serve := t.serve
-		t.mu.Unlock()
-		go t.answer(msg, serve)
-	case "response":
-		id, ok := parseID(msg.ID)
-		t.mu.Lock()
-		p := t.pending[id]
-		if ok && p != nil {
-			delete(t.pending, id)
-		}
-		sent := ok && id >= 1 && id <= t.maxSent
-		t.mu.Unlock()
-		if p != nil {
-			p.done <- callResult{msg: msg}
-			return nil
-		}
-		if sent {
-			// A late answer to a cancelled request, or a second answer to
-			// one already answered: the first one counted.
-			return nil
-		}
-		return &ProtocolError{Msg: "the server answered a request id mcpctl never sent: " + snippet(msg.ID)}
-	}
-	return nil
-}
-
-func parseID(raw []byte) (int64, bool) {
-	s := string(bytes.Trim(bytes.TrimSpace(raw), `"`))
-	id, err := strconv.ParseInt(s, 10, 64)
-	return id, err == nil
-}
-
-func (t *StdioTransport) answer(msg *Message, serve ServerRequestHandler) {
-	var res json.RawMessage
-	rpcErr := &RPCError{Code: CodeMethodNotFound, Message: "mcpctl does not accept server requests on this protocol version"}
-	if serve != nil {
-		res, rpcErr = serve(context.Background(), msg.Method, msg.Params)
-	}
-	line := responseLine(msg.ID, res, rpcErr)
+// reply writes the answer to a server request.
+func (t *StdioTransport) reply(line []byte) {
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
 	}
 	_ = t.write(context.Background(), line)
-}
-
-// fail ends every pending call with err and marks the connection dead.
-func (t *StdioTransport) fail(err error) {
-	t.mu.Lock()
-	if t.dead == nil {
-		t.dead = err
-		close(t.deadCh)
-	}
-	pend := t.pending
-	t.pending = map[int64]*pendingCall{}
-	t.mu.Unlock()
-	for _, p := range pend {
-		p.done <- callResult{err: err}
-	}
 }
 
 func (t *StdioTransport) write(ctx context.Context, line []byte) error {
@@ -430,10 +287,7 @@ func (t *StdioTransport) write(ctx context.Context, line []byte) error {
 	select {
 	case err := <-errc:
 		if err != nil {
-			t.mu.Lock()
-			dead := t.dead
-			t.mu.Unlock()
-			if dead != nil {
+			if dead := t.mux.err(); dead != nil {
 				return dead
 			}
 			if errors.Is(err, syscall.EPIPE) {
@@ -457,7 +311,7 @@ func (t *StdioTransport) write(ctx context.Context, line []byte) error {
 }
 
 // RoundTrip implements Transport.
-func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, _ http.Header, notify func(Notification)) (*Message, error) {
+func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error) {
 	line, _ := req.MarshalJSON()
 	if t.opts.DryRun != nil {
 		t.opts.DryRun(DryRunRequest{Command: t.opts.Command, Dir: t.opts.Dir, Body: line})
@@ -466,63 +320,35 @@ func (t *StdioTransport) RoundTrip(ctx context.Context, req *Request, _ http.Hea
 	if err := t.start(); err != nil {
 		return nil, err
 	}
-	var p *pendingCall
-	t.mu.Lock()
-	if t.dead != nil {
-		err := t.dead
-		t.mu.Unlock()
+	p, err := t.mux.register(req, notify)
+	if err != nil {
 		return nil, err
 	}
-	if !req.IsNotification() {
-		p = &pendingCall{notify: notify, done: make(chan callResult, 1)}
-		t.pending[req.ID] = p
-		t.maxSent = max(t.maxSent, req.ID)
-	}
-	t.mu.Unlock()
-
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
 	}
 	if err := t.write(ctx, line); err != nil {
-		t.forget(req.ID)
+		t.mux.forget(req.ID)
 		return nil, err
 	}
 	if p == nil {
 		return nil, nil
 	}
-	select {
-	case r := <-p.done:
-		return r.msg, r.err
-	case <-ctx.Done():
-		t.forget(req.ID)
+	msg, err := t.mux.await(ctx, req.ID, p)
+	if err != nil && ctx.Err() != nil {
 		t.cancel(req.ID, context.Cause(ctx))
-		return nil, ctx.Err()
 	}
-}
-
-func (t *StdioTransport) forget(id int64) {
-	t.mu.Lock()
-	delete(t.pending, id)
-	t.mu.Unlock()
+	return msg, err
 }
 
 // cancel tells the server to stop work on id, as the stdio binding
 // requires. A late answer is not mistaken for a protocol violation: the
-// id is one mcpctl sent.
+// id is one this transport sent.
 func (t *StdioTransport) cancel(id int64, cause error) {
-	t.mu.Lock()
-	dead := t.dead != nil
-	t.mu.Unlock()
-	if dead {
+	if t.mux.err() != nil {
 		return
 	}
-	reason := "cancelled by the user"
-	if errors.Is(cause, context.DeadlineExceeded) {
-		reason = "timed out"
-	}
-	n := &Request{Method: "notifications/cancelled",
-		Params: []byte(`{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":"` + reason + `"}`)}
-	line, _ := n.MarshalJSON()
+	line := cancelNotice(id, cause, false)
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
 	}

@@ -70,8 +70,8 @@ func TestStdioTooLarge(t *testing.T) {
 
 func TestFormatSize(t *testing.T) {
 	for n, want := range map[int64]string{64 << 20: "64 MiB", 1 << 30: "1 GiB", 3 << 10: "3 KiB", 1500000: "1500000 bytes", 1: "1 byte"} {
-		if got := FormatSize(n); got != want {
-			t.Errorf("FormatSize(%d) = %q, want %q", n, got, want)
+		if got := formatSize(n); got != want {
+			t.Errorf("formatSize(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

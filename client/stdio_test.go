@@ -53,7 +53,7 @@ func shServer(t *testing.T, script string, opts StdioOptions) *StdioTransport {
 func call(tr *StdioTransport, id int64, timeout time.Duration, notify func(Notification)) (*Message, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	return tr.RoundTrip(ctx, &Request{ID: id, Method: "tools/list", Params: json.RawMessage(`{"_meta":{}}`)}, nil, notify)
+	return tr.RoundTrip(ctx, &Request{ID: id, Method: "tools/list", Params: json.RawMessage(`{"_meta":{}}`)}, notify)
 }
 
 // waitUntil polls cond for up to d.

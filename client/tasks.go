@@ -24,6 +24,9 @@ const TasksExtension = "io.modelcontextprotocol/tasks"
 
 // TaskOptions tunes waiting for tasks.
 type TaskOptions struct {
+	// Declared says the capabilities declare the tasks extension, so
+	// tools/call may be answered with a task.
+	Declared bool
 	// Timeout bounds the whole wait (0: none).
 	Timeout time.Duration
 	// CancelOnInterrupt sends tasks/cancel when the wait is interrupted;
@@ -202,10 +205,10 @@ func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallO
 }
 
 func (c *Client) maxRounds() int {
-	if c.opts.MaxRounds <= 0 {
+	if c.opts.Limits.MaxRounds <= 0 {
 		return DefaultMaxRounds
 	}
-	return c.opts.MaxRounds
+	return c.opts.Limits.MaxRounds
 }
 
 // taskOutcome says whether t has ended, and how.

@@ -12,7 +12,7 @@ func TestTaskHandleReportedWithoutWait(t *testing.T) {
 	handle := `{"resultType":"task","taskId":"t1","status":"working","pollIntervalMs":5}`
 	ft := &fakeTransport{handle: answers(handle)}
 	opts := testOptions()
-	opts.TasksDeclared = true
+	opts.Tasks.Declared = true
 	var got []string
 	opts.Tasks.OnCreated = func(h json.RawMessage) { got = append(got, string(h)) }
 	c := New(ft, opts)
@@ -37,7 +37,7 @@ func TestTaskHandleWithoutID(t *testing.T) {
 	for _, noWait := range []bool{true, false} {
 		ft := &fakeTransport{handle: answers(`{"resultType":"task","status":"working"}`)}
 		opts := testOptions()
-		opts.TasksDeclared = true
+		opts.Tasks.Declared = true
 		opts.Tasks.OnCreated = func(h json.RawMessage) { t.Errorf("OnCreated(%s) for a handle without a taskId", h) }
 		c := New(ft, opts)
 		_, err := c.Call(context.Background(), "tools/call", json.RawMessage(`{"name":"x"}`), &CallOptions{NoWait: noWait})

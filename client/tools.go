@@ -6,37 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sort"
-	"strconv"
-	"strings"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
-// UnknownToolError names a tool the server does not offer, with the
-// closest names it does.
+// UnknownToolError names a tool the server does not offer, with the names
+// it does offer (for suggestions).
 type UnknownToolError struct {
-	Name        string
-	Suggestions []string
+	Name  string
+	Known []string
 }
 
-func (e *UnknownToolError) Error() string {
-	s := fmt.Sprintf("the server has no tool %q", e.Name)
-	if len(e.Suggestions) > 0 {
-		shown := make([]string, len(e.Suggestions))
-		for i, n := range e.Suggestions {
-			shown[i] = n
-			// A name with anything in it but printable characters is
-			// quoted, escapes and all, so that it cannot pass for
-			// another (del\u200bete_all for delete_all).
-			if q := strconv.Quote(n); q[1:len(q)-1] != n {
-				shown[i] = q
-			}
-		}
-		s += "; did you mean " + strings.Join(shown, ", ") + "?"
-	}
-	return s
-}
+func (e *UnknownToolError) Error() string { return fmt.Sprintf("the server has no tool %q", e.Name) }
 
 // InvalidToolError is a tool whose definition a client must refuse.
 type InvalidToolError struct {
@@ -45,7 +26,7 @@ type InvalidToolError struct {
 }
 
 func (e *InvalidToolError) Error() string {
-	return fmt.Sprintf("tool %q has an invalid definition, so mcpctl will not call it: %s", e.Name, e.Reason)
+	return fmt.Sprintf("tool %q has an invalid definition, so it is not called: %s", e.Name, e.Reason)
 }
 
 type toolPeek struct {
@@ -58,7 +39,7 @@ type toolPeek struct {
 // the Streamable HTTP binding requires; each is reported in warnings.
 func (c *Client) ListTools(ctx context.Context, cursor string, all bool) (json.RawMessage, []string, error) {
 	raw, err := c.List(ctx, "tools/list", "tools", cursor, all)
-	if err != nil || c.transport().Kind() != "http" || c.Legacy() {
+	if err != nil || !c.base.Headers || c.Legacy() {
 		return raw, nil, err
 	}
 	return dropInvalidTools(raw)
@@ -113,18 +94,20 @@ func FindTool(list json.RawMessage, name string) (json.RawMessage, error) {
 		}
 		names = append(names, p.Name)
 	}
-	return nil, &UnknownToolError{Name: name, Suggestions: Closest(name, names, 3)}
+	return nil, &UnknownToolError{Name: name, Known: names}
 }
 
 // CallTool calls a tool with raw arguments (a JSON object or nil).
 //
-// The tool's definition comes first, from tools/list (answered by the
-// cache when it is fresh, so a warm call is one request on the wire): it
+// The tool's definition comes first: co.Tool when the caller has it
+// already (from an earlier ListTools), else tools/list (answered by the
+// cache when it is fresh, so a warm call is one request on the wire). It
 // lets co.PrepareArgs type and validate the arguments, and over HTTP it
 // says which arguments to mirror into Mcp-Param-* headers and whether the
-// tool must be refused. If the definition may be out of date (it came from
-// the cache and the tool is unknown, or the server answers -32602 or
-// HeaderMismatch) the list is fetched again and the call retried, once.
+// tool must be refused. If a listed definition may be out of date (it
+// came from the cache and the tool is unknown, or the server answers
+// -32602 or HeaderMismatch) the list is fetched again and the call
+// retried, once; a definition the caller gave is used as it is.
 //
 // Over stdio with no PrepareArgs the definition is not needed: the call
 // goes straight out, and the list is fetched only to explain a failure for
@@ -133,7 +116,15 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 	if co == nil {
 		co = &CallOptions{}
 	}
-	if c.transport().Kind() != "http" && co.PrepareArgs == nil {
+	if co.Tool != nil {
+		var p toolPeek
+		if err := json.Unmarshal(co.Tool, &p); err != nil || p.Name != name {
+			return nil, &ParamsError{Msg: fmt.Sprintf("the tool definition given is not one of tool %q", name)}
+		}
+		res, _, err := c.callWith(ctx, name, co.Tool, args, co)
+		return res, err
+	}
+	if !c.base.Headers && co.PrepareArgs == nil {
 		return c.callToolDirect(ctx, name, args, co)
 	}
 	for attempt := 0; ; attempt++ {
@@ -150,29 +141,37 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 			}
 			return nil, err
 		}
-		sent := args
-		if co.PrepareArgs != nil {
-			if sent, err = co.PrepareArgs(tool, args); err != nil {
-				return nil, err
-			}
-		}
-		callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
-		if c.transport().Kind() == "http" && !c.Legacy() {
-			if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
-				return nil, err
-			}
-		}
-		for k, v := range co.Header {
-			callOpts.Header[k] = v
-		}
-		res, err := c.Call(ctx, "tools/call", toolCallBody(name, sent), &callOpts)
+		res, sent, err := c.callWith(ctx, name, tool, args, co)
 		var rpc *RPCError
-		if attempt == 0 && errors.As(err, &rpc) &&
+		if sent && attempt == 0 && errors.As(err, &rpc) &&
 			(rpc.Code == CodeHeaderMismatch || (fromCache && rpc.Code == CodeInvalidParams)) {
 			continue // the definition changed under us: fetch it again, once
 		}
 		return res, err
 	}
+}
+
+// callWith calls name with the definition tool; sent says the call went
+// out (the arguments and headers were fine).
+func (c *Client) callWith(ctx context.Context, name string, tool, args json.RawMessage, co *CallOptions) (json.RawMessage, bool, error) {
+	sent := args
+	var err error
+	if co.PrepareArgs != nil {
+		if sent, err = co.PrepareArgs(tool, args); err != nil {
+			return nil, false, err
+		}
+	}
+	callOpts := CallOptions{OnNotify: co.OnNotify, NoWait: co.NoWait, Header: http.Header{}}
+	if c.caps().Headers && !c.Legacy() {
+		if callOpts.Header, err = toolHeaders(name, tool, sent); err != nil {
+			return nil, false, err
+		}
+	}
+	for k, v := range co.Header {
+		callOpts.Header[k] = v
+	}
+	res, err := c.Call(ctx, "tools/call", toolCallBody(name, sent), &callOpts)
+	return res, true, err
 }
 
 func (c *Client) callToolDirect(ctx context.Context, name string, args json.RawMessage, co *CallOptions) (json.RawMessage, error) {
@@ -214,52 +213,4 @@ func argsOrEmpty(args json.RawMessage) json.RawMessage {
 		return json.RawMessage(`{}`)
 	}
 	return args
-}
-
-// Closest returns up to n candidates nearest to name by edit distance,
-// closest first; prefix and substring matches count as close.
-func Closest(name string, candidates []string, n int) []string {
-	type scored struct {
-		s string
-		d int
-	}
-	var out []scored
-	lname := strings.ToLower(name)
-	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		d := editDistance(lname, lc)
-		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
-			d = min(d, 1)
-		}
-		if d <= max(2, len(name)/2) {
-			out = append(out, scored{c, d})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].d < out[j].d })
-	var res []string
-	for i := 0; i < len(out) && i < n; i++ {
-		res = append(res, out[i].s)
-	}
-	return res
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }

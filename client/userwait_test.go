@@ -25,6 +25,13 @@ func (a *askingTransport) SetServerRequestHandler(h ServerRequestHandler) {
 	a.mu.Unlock()
 }
 
+// Capabilities implements Transport: it carries server requests.
+func (a *askingTransport) Capabilities() Capabilities {
+	caps := a.fakeTransport.Capabilities()
+	caps.ServerRequests = a.SetServerRequestHandler
+	return caps
+}
+
 func newAskingTransport() *askingTransport {
 	a := &askingTransport{}
 	inner := byMethod(map[string][]any{"initialize": {initResult}})
@@ -106,7 +113,7 @@ func TestGivenUpAnswerEndsTheCall(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var warned []string
 			opts := legacyOptions(0, answerFunc(func(context.Context, InputRound) (map[string]json.RawMessage, error) { return nil, c.answer }))
-			opts.Warn = func(m string) { warned = append(warned, m) }
+			opts.Hooks.Warn = func(m string) { warned = append(warned, m) }
 			cl := New(newAskingTransport(), opts)
 			_, err := cl.Call(context.Background(), "tools/call", json.RawMessage(`{"name":"ask"}`), nil)
 			if !c.want(err) {

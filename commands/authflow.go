@@ -132,7 +132,7 @@ func (s *session) browser(c *cli.Context) oauth.Browser {
 		s.progress.clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: to authorize mcpctl, open this URL in a browser:\n  "+output.SanitizeLine(u))
 	}
-	l := &oauth.Loopback{Port: c.Int("callback-port"), Notice: notice}
+	l := &oauth.Loopback{Port: c.Int("callback-port"), Notice: notice, Name: "mcpctl"}
 	switch {
 	case c.Bool("no-browser"):
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: --no-browser: after authorizing, paste the address the browser was sent to here")

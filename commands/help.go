@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -240,7 +239,7 @@ func helpCommand(ios *output.IOStreams) *cli.Command {
 						known = append(known, names...)
 					}
 					msg := fmt.Sprintf("no help for %q", strings.Join(args, " "))
-					if s := client.Closest(a, known, 2); len(s) > 0 {
+					if s := closest(a, known, 2); len(s) > 0 {
 						msg += "; did you mean " + strings.Join(s, " or ") + "?"
 					}
 					return usagef("%s (topics: %s; commands: 'mcpctl help')", msg, strings.Join(names, ", "))

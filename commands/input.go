@@ -104,8 +104,13 @@ func (h *inputHandler) Answer(ctx context.Context, round client.InputRound) (map
 		return nil, &client.InputRequiredError{Reason: "mcpctl does not know how to answer " + strings.Join(unknown, ", ")}
 	}
 	for _, r := range round.Requests {
-		if round.Legacy && r.Method == "elicitation/create" {
-			r.Key = h.legacyKey(r)
+		if round.Legacy {
+			// A legacy server's request has no key of its own: it is
+			// answered under the one --answer and --answers use for it.
+			r.Key = legacyInputKey(r.Method)
+			if r.Method == "elicitation/create" {
+				r.Key = h.legacyKey(r)
+			}
 		}
 		a, err := h.answerOne(ctx, r)
 		if err != nil {
@@ -135,13 +140,27 @@ func (h *inputHandler) answerOne(ctx context.Context, r client.InputRequest) (js
 	return h.elicit(ctx, r)
 }
 
+// legacyInputKey is the key a legacy server request is answered under in
+// --answer/--answers: legacy requests carry no key of their own.
+func legacyInputKey(method string) string {
+	switch method {
+	case "elicitation/create":
+		return "elicitation"
+	case "sampling/createMessage":
+		return "sampling"
+	case "roots/list":
+		return "roots"
+	}
+	return method
+}
+
 // legacyKey picks the key a legacy elicitation is answered under: legacy
 // servers name none, so the same --answer KEY.FIELD=… and --answers as for
 // a modern server still work. The first unused answer whose fields are all
 // in the requested schema is taken (flags in the order given, then the
 // file's keys in order); else the request is "elicitation".
 func (h *inputHandler) legacyKey(r client.InputRequest) string {
-	key := client.LegacyInputKey(r.Method)
+	key := legacyInputKey(r.Method)
 	if _, ok := h.cfg.fieldAnswer[key]; ok {
 		return key
 	}

@@ -66,13 +66,13 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 		switch {
 		case code == ExitInterrupted && errors.As(err, &task):
 			// The task outlives mcpctl: say how to find it again.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeMessage(oneLine(err.Error())))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted: "+output.SanitizeMessage(oneLine(inOurWords(err))))
 		case code == ExitInterrupted:
 			fmt.Fprintln(ios.ErrOut, "mcpctl: interrupted")
 		default:
 			// Errors quote what servers said: never let that drive the
 			// terminal, nor a name in them hide a character.
-			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeMessage(oneLine(err.Error())))
+			fmt.Fprintln(ios.ErrOut, "mcpctl: "+output.SanitizeMessage(oneLine(inOurWords(err))))
 		}
 	}
 	return code
@@ -89,7 +89,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		UsageText: "mcpctl [-s NAME | --url URL | --stdio 'CMD ARGS…'] COMMAND [ARGS…]\n" +
 			"mcpctl --stdio 'my-server' tools call weather_current location=SF",
 		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP, and the legacy\n" +
-			"revisions " + strings.Join(client.LegacyVersions, ", ") + " (initialize handshake, also over HTTP+SSE):\n" +
+			"revisions " + strings.Join(client.LegacyVersions(), ", ") + " (initialize handshake, also over HTTP+SSE):\n" +
 			"the first contact probes the server's era and remembers it.\n" +
 			"Results are JSON when piped and human-readable on a terminal; --jq filters them.\n\n" +
 			exitCodeHelp,
@@ -191,7 +191,7 @@ func unknownCommand(c *cli.Context) error {
 		return usagef("%q is a configured server: name a command after it, e.g. 'mcpctl %s tools list'", c.Args().First(), c.Args().First())
 	}
 	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))
-	if s := client.Closest(c.Args().First(), names, 2); len(s) > 0 {
+	if s := closest(c.Args().First(), names, 2); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return usagef("%s (commands: %s)", msg, strings.Join(names, ", "))
@@ -213,7 +213,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},
 		&cli.StringFlag{Name: "cwd", Usage: "working `DIR`ectory of the stdio server", Category: catServer},
 		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add an HTTP header `'Name: value'` (repeatable)", Category: catServer},
-		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` and skip era detection (" + strings.Join(client.SupportedVersions, ", ") + "; the last four are legacy: initialize handshake)", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
+		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` and skip era detection (" + strings.Join(client.SupportedVersions(), ", ") + "; the last four are legacy: initialize handshake)", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
 		&cli.DurationFlag{Name: "probe-timeout", Usage: "how long to wait for a server/discover answer before taking the server for a legacy one (initialize)", Value: client.DefaultProbeTimeout, EnvVars: []string{"MCPCTL_PROBE_TIMEOUT"}, Category: catServer},
 		&cli.DurationFlag{Name: "timeout", Usage: "bound every request, and all the pages of a listing together, by `DURATION` (0 = no bound); when given, also how long prompts may wait, counted from the command's start", Value: 60 * time.Second, EnvVars: []string{"MCPCTL_TIMEOUT"}, Category: catServer},
 		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit (sanitised line by line when stderr is a terminal), discard or a `FILE` (kept exactly)", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},

@@ -160,7 +160,7 @@ func applyServerSettings(c *cli.Context, ep *endpoint) error {
 	where := fmt.Sprintf("server %q (%s)", n.Name, n.Source.File)
 	if v := n.ProtocolVersion; v != "" && !c.IsSet("protocol-version") {
 		if !client.IsSupportedVersion(v) {
-			return usagef("%s: protocolVersion %q is not one mcpctl speaks (%s)", where, v, strings.Join(client.SupportedVersions, ", "))
+			return usagef("%s: protocolVersion %q is not one mcpctl speaks (%s)", where, v, strings.Join(client.SupportedVersions(), ", "))
 		}
 		_ = c.Set("protocol-version", v)
 	}
@@ -274,7 +274,7 @@ func configError(err error) error {
 			return usagef("%v: no server is configured; add one with 'mcpctl config add %s --url URL' (or --stdio 'CMD ARGS…')", e, e.Name)
 		}
 		msg := e.Error()
-		if s := client.Closest(e.Name, e.Known, 3); len(s) > 0 {
+		if s := closest(e.Name, e.Known, 3); len(s) > 0 {
 			msg += "; did you mean " + strings.Join(s, " or ") + "?"
 		}
 		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))

@@ -92,19 +92,22 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	}
 	tasks := !c.Bool("no-tasks")
 	opts := client.Options{
-		ClientInfo:    client.Implementation{Name: "mcpctl", Version: version()},
-		Capabilities:  input.capabilities(tasks),
-		Timeout:       c.Duration("timeout"),
-		MaxTimeout:    c.Duration("max-timeout"),
-		MaxListSize:   s.maxMessage,
-		OnNotify:      s.notification,
-		ServerID:      s.serverID,
-		CredentialID:  s.credentialID,
-		Input:         s.inputHandler(c, input),
-		MaxRounds:     c.Int("max-rounds"),
-		TasksDeclared: tasks,
-		LogLevel:      c.String("log-level"),
+		ClientInfo:   client.Implementation{Name: "mcpctl", Version: version()},
+		Capabilities: input.capabilities(tasks),
+		Timeout:      c.Duration("timeout"),
+		Limits: client.Limits{
+			MaxTimeout:  c.Duration("max-timeout"),
+			MaxListSize: s.maxMessage,
+			MaxRounds:   c.Int("max-rounds"),
+		},
+		Hooks:    client.Hooks{OnNotify: s.notification},
+		ServerID: s.serverID,
+		Cache:    client.CacheOptions{CredentialID: s.credentialID},
+		Input:    s.inputHandler(c, input),
+		LogLevel: c.String("log-level"),
+		DryRun:   s.dryRun,
 		Tasks: client.TaskOptions{
+			Declared:          tasks,
 			CancelOnInterrupt: c.Bool("cancel-on-interrupt"),
 			OnCreated:         func(h json.RawMessage) { rememberTask(s.serverID, h) },
 			OnStatus:          s.taskStatus,
@@ -115,22 +118,22 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	}
 	switch {
 	case c.Bool("no-cache") || s.dryRun:
-		opts.CacheMode = client.CacheOff
+		opts.Cache.Mode = client.CacheOff
 	case c.Bool("refresh"):
-		opts.CacheMode = client.CacheRefresh
+		opts.Cache.Mode = client.CacheRefresh
 	}
-	if opts.CacheMode != client.CacheOff {
+	if opts.Cache.Mode != client.CacheOff {
 		if cache, err := openCache(); err == nil {
-			opts.Cache = cache
+			opts.Cache.Store = cache
 		}
 	}
 	if c.Bool("trace") {
-		opts.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+msg) }
+		opts.Hooks.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+msg) }
 	}
 	if v := c.String("protocol-version"); v != "" {
 		if !client.IsSupportedVersion(v) {
 			s.Close()
-			return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions, ", "))
+			return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions(), ", "))
 		}
 		// A pinned version pins the era too: no probe.
 		opts.ProtocolVersion, opts.PinVersion, opts.Era = v, true, client.EraModern
@@ -172,11 +175,11 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 	if opts.ProbeTimeout <= 0 {
 		return usagef("--probe-timeout must be positive")
 	}
-	opts.CacheTTL = c.Duration("cache-ttl")
-	if opts.CacheTTL < 0 {
+	opts.Cache.TTL = c.Duration("cache-ttl")
+	if opts.Cache.TTL < 0 {
 		return usagef("--cache-ttl must not be negative")
 	}
-	opts.Warn = func(msg string) {
+	opts.Hooks.Warn = func(msg string) {
 		s.progress.clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}

@@ -199,7 +199,7 @@ func (c *completer) flagValue(st *argLine, flag string) completion {
 	case "server":
 		return completion{cands: c.serverCandidates(false)}
 	case "protocol-version":
-		return words(client.SupportedVersions...)
+		return words(client.SupportedVersions()...)
 	case "log-level":
 		return words(logLevels...)
 	case "server-stderr":

@@ -84,7 +84,7 @@ func toolsCommand(ios *output.IOStreams) *cli.Command {
 						co := &client.CallOptions{NoWait: c.Bool("no-wait")}
 						if !c.Bool("no-validate") {
 							co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
-								return prepareToolArgs(name, tool, args, stringPaths, s.opts.Log)
+								return prepareToolArgs(name, tool, args, stringPaths, s.opts.Hooks.Log)
 							}
 						}
 						return s.client.CallTool(c.Context, name, args, co)

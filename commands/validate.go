@@ -39,14 +39,14 @@ func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]st
 		// Its rules cannot be known without fetching its meta-schema, which
 		// mcpctl never does: the arguments go as given, as --no-validate
 		// sends them.
-		traceUnchecked(trace, name, err.Error()+": the arguments are sent as given, without local validation")
+		traceUnchecked(trace, name, dialectWords(de)+": the arguments are sent as given, without local validation")
 		return args, nil
 	}
 	if err != nil {
 		return nil, usagef("cannot check the arguments of %s: its inputSchema is unusable: %v (--no-validate sends them unchecked)", name, err)
 	}
 	for _, w := range sch.Warnings() {
-		traceUnchecked(trace, name, "inputSchema "+w+": what it governs is sent without local validation")
+		traceUnchecked(trace, name, "inputSchema "+schemaWords(w)+": what it governs is sent without local validation")
 	}
 	typed, err := sch.Coerce(args, stringPaths)
 	if err != nil {
@@ -73,7 +73,7 @@ func traceUnchecked(trace func(string), name, what string) {
 func validationMessage(name string, ve *schema.ValidationError) string {
 	msgs := make([]string, 0, len(ve.Problems))
 	for _, p := range ve.Problems {
-		msgs = append(msgs, output.SanitizeLine(p.Message))
+		msgs = append(msgs, output.SanitizeLine(schemaWords(p.Message)))
 	}
 	return fmt.Sprintf("invalid arguments: %s (see 'mcpctl tools describe %s'; --no-validate sends them anyway)",
 		strings.Join(msgs, "; "), name)

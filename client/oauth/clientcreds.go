@@ -64,7 +64,7 @@ func ParseClientKey(pemData []byte, alg string) (*ClientKey, error) {
 // clientCredentials gets a token for the client itself. m.mu is held.
 func (m *Manager) clientCredentials(ctx context.Context, prm *ResourceMeta, as *ServerMeta, scopes []string) (*oauth2.Token, error) {
 	if m.cfg.ClientID == "" {
-		return nil, &Error{Msg: "the client credentials grant needs --client-id, with --client-secret or --client-key"}
+		return nil, &Error{Msg: "the client credentials grant needs a client id, with a client secret or key", Needs: NeedClientID}
 	}
 	cc := &clientcredentials.Config{ClientID: m.cfg.ClientID, TokenURL: as.TokenEndpoint, Scopes: scopes,
 		EndpointParams: url.Values{"resource": {prm.Resource}}}
@@ -87,7 +87,7 @@ func (m *Manager) clientCredentials(ctx context.Context, prm *ResourceMeta, as *
 			cc.AuthStyle = oauth2.AuthStyleInParams
 		}
 	default:
-		return nil, &Error{Msg: "the client credentials grant needs --client-secret or --client-key"}
+		return nil, &Error{Msg: "the client credentials grant needs a client secret or key", Needs: NeedClientSecret}
 	}
 	m.logf("oauth: client credentials grant at %s", as.TokenEndpoint)
 	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, m.cfg.HTTPClient))

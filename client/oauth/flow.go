@@ -159,7 +159,7 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 		return m.keep(tok, scopes, prm, as)
 	}
 	if m.cfg.Browser == nil {
-		return &Error{Msg: fmt.Sprintf("the server needs you to log in: run 'mcpctl --url %s auth login' at a terminal (or set $BROWSER, or pass --bearer TOKEN)", m.cfg.ServerURL), Err: ErrNoBrowser}
+		return &Error{Msg: "the server needs you to log in, and no browser is configured", Err: ErrNoBrowser, Needs: NeedLogin, Server: m.cfg.ServerURL}
 	}
 	if contains(as.ScopesSupported, "offline_access") && !contains(scopes, "offline_access") {
 		scopes = append(append([]string(nil), scopes...), "offline_access")

@@ -32,7 +32,7 @@ func (m *Manager) clientFor(ctx context.Context, as *ServerMeta, redirectURI str
 	}
 	if as.RegistrationEndpoint == "" {
 		return nil, &Error{Doc: "authorization server metadata", Field: "registration_endpoint",
-			Msg: "absent: the server takes no registrations; pass --client-id (and --client-secret) or --client-metadata-url"}
+			Msg: "absent: the server takes no registrations; configure a client id (and secret) or a client metadata URL", Needs: NeedClient}
 	}
 	meta := &oauthex.ClientRegistrationMetadata{
 		RedirectURIs:            []string{redirectURI},

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"net"
 	"net/http"
@@ -23,6 +24,9 @@ import (
 type Loopback struct {
 	// Port to listen on (0: any free port).
 	Port int
+	// Name is the program the page after the redirect names ("" for
+	// none).
+	Name string
 	// Notice receives the authorization URL before anything else happens.
 	Notice func(authURL string)
 	// Open opens the URL in a browser; nil opens nothing.
@@ -49,7 +53,12 @@ func (l *Loopback) Start(context.Context) (string, error) {
 	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
 		l.deliver(r.URL.Query())
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, "<!doctype html><title>mcpctl</title><p>mcpctl received the authorization response. You can close this window.</p>")
+		title, who := "Authorization received", "The authorization response was received"
+		if l.Name != "" {
+			title = html.EscapeString(l.Name)
+			who = title + " received the authorization response"
+		}
+		fmt.Fprint(w, "<!doctype html><title>"+title+"</title><p>"+who+". You can close this window.</p>")
 	})
 	l.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = l.srv.Serve(ln) }()

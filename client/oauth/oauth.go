@@ -71,15 +71,35 @@ type Browser interface {
 	Close()
 }
 
-// Error is an authorization failure: exit code 5 in the CLI. Doc and Field
-// name the document and field at fault, when one is.
+// Error is an authorization failure. Doc and Field name the document and
+// field at fault, when one is; Needs says what the caller could supply to
+// get past it, when something could.
 type Error struct {
 	Doc   string // "protected resource metadata", "authorization server metadata", …
 	URL   string
 	Field string
 	Msg   string
 	Err   error
+	// Needs is one of the Need constants, or "".
+	Needs string
+	// Server is the MCP server's URL, for NeedLogin.
+	Server string
 }
+
+// What an authorization needs that the Config did not give (Error.Needs).
+const (
+	// NeedLogin: an interactive login, and Config.Browser is nil.
+	NeedLogin = "login"
+	// NeedClientID: the client credentials grant needs ClientID, and
+	// ClientSecret or ClientKey.
+	NeedClientID = "client-id"
+	// NeedClientSecret: the client credentials grant needs ClientSecret
+	// or ClientKey.
+	NeedClientSecret = "client-secret"
+	// NeedClient: the authorization server takes no registrations, so
+	// ClientID (and ClientSecret) or ClientMetadataURL must be given.
+	NeedClient = "client"
+)
 
 func (e *Error) Error() string {
 	s := e.Msg
@@ -133,9 +153,6 @@ func New(cfg Config) *Manager {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second, Transport: tr, CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		}}
-	}
-	if cfg.ClientName == "" {
-		cfg.ClientName = "mcpctl"
 	}
 	return &Manager{cfg: cfg}
 }

@@ -176,7 +176,8 @@ func TestClientIdentity(t *testing.T) {
 	// No registration endpoint and no client id: say what to pass.
 	e = newEnv(t, oauthserver.Options{NoDCR: true})
 	_, err = e.call(t, e.manager(oauth.Config{}), "tools/list")
-	if err == nil || !strings.Contains(err.Error(), "registration_endpoint") || !strings.Contains(err.Error(), "--client-id") {
+	var oe *oauth.Error
+	if !errors.As(err, &oe) || oe.Needs != oauth.NeedClient || !strings.Contains(err.Error(), "registration_endpoint") || !strings.Contains(err.Error(), "client id") {
 		t.Errorf("no DCR: %v", err)
 	}
 

@@ -170,12 +170,12 @@ func Compile(raw json.RawMessage, limits Limits) (*Schema, error) {
 func (b *builder) build(rootDraft int) error {
 	// Reserve a root keyword whose pointers no subschema can have.
 	if root, ok := b.tree.(*object); ok {
-		b.markerKey = "x-mcpctl-unresolved"
+		b.markerKey = "x-unresolved-refs"
 		for i := 2; ; i++ {
 			if _, taken := root.Lookup(b.markerKey); !taken {
 				break
 			}
-			b.markerKey = "x-mcpctl-unresolved-" + itoa(i)
+			b.markerKey = "x-unresolved-refs-" + itoa(i)
 		}
 	}
 	root := resourceInfo{ptr: "", base: docURL, draft: rootDraft}

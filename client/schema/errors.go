@@ -31,7 +31,7 @@ type DialectError struct {
 var SupportedDialects = []string{"2020-12", "2019-09", "draft-07", "draft-06", "draft-04"}
 
 func (e *DialectError) Error() string {
-	return fmt.Sprintf("unsupported JSON Schema dialect %s; mcpctl supports %s", e.Dialect, strings.Join(SupportedDialects, ", "))
+	return fmt.Sprintf("unsupported JSON Schema dialect %s; this validator supports %s", e.Dialect, strings.Join(SupportedDialects, ", "))
 }
 
 // SchemaError reports an inputSchema that is not usable: not JSON, not a

@@ -9,7 +9,7 @@ import (
 // docURL is the base URI of the inputSchema document when it has no `$id`.
 // A private scheme can name no file or host, and relative refs resolve
 // against it to URLs that are plainly not in the document.
-const docURL = "mcpctl:///inputSchema.json"
+const docURL = "inputschema:///inputSchema.json"
 
 // joinURL resolves ref against base (RFC 3986; a reference without a
 // scheme keeps an opaque base such as urn:example:tool): it returns the
@@ -46,7 +46,7 @@ func (u unresolvedRef) describe() string {
 	if u.missing {
 		return u.ref + ", which does not exist in the schema"
 	}
-	return u.url + ", which mcpctl does not fetch"
+	return u.url + ", which is not fetched"
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

@@ -84,7 +84,7 @@ func (s *Schema) applied() map[*node]bool {
 }
 
 func (s *Schema) notEnforced(pat string) {
-	w := "pattern " + jsonText(pat) + " uses regular-expression features mcpctl cannot evaluate; it is not enforced"
+	w := "pattern " + jsonText(pat) + " uses regular-expression features this validator cannot evaluate; it is not enforced"
 	for _, x := range s.warnings {
 		if x == w {
 			return

@@ -131,7 +131,7 @@ func TestConformanceRefNoDeref(t *testing.T) {
 	// ...and the network one is reported, not fetched and not ignored.
 	probs = problemsOf(t, exercise(t, s, `{"id":"u_1","profile":{"name":"a"}}`))
 	want := Problem{Path: "/profile", Kind: KindUnresolvedRef,
-		Message: "the argument at /profile could not be checked because the schema refers to " + canaryURL + ", which mcpctl does not fetch"}
+		Message: "the argument at /profile could not be checked because the schema refers to " + canaryURL + ", which is not fetched"}
 	if len(probs) != 1 || probs[0] != want {
 		t.Errorf("problems = %+v\nwant %+v", probs, want)
 	}
@@ -197,7 +197,7 @@ func TestNetworkReferencesNeverFetched(t *testing.T) {
 			for _, p := range probs {
 				if p.Kind == tc.wantKind && p.Path == tc.wantPath {
 					found = true
-					if !strings.Contains(p.Message, u) || !strings.Contains(p.Message, "does not fetch") {
+					if !strings.Contains(p.Message, u) || !strings.Contains(p.Message, "is not fetched") {
 						t.Errorf("message %q should name the URL and say it is not fetched", p.Message)
 					}
 				}
@@ -258,7 +258,7 @@ func TestSameDocumentIDResolves(t *testing.T) {
 func TestUnresolvedURNAndDanglingPointer(t *testing.T) {
 	s := mustCompile(t, `{"properties":{"u":{"$ref":"urn:example:other"},"d":{"$ref":"#/$defs/nope"},"a":{"$ref":"#nowhere"}}}`)
 	want := map[string]string{
-		"/u": "the argument at /u could not be checked because the schema refers to urn:example:other, which mcpctl does not fetch",
+		"/u": "the argument at /u could not be checked because the schema refers to urn:example:other, which is not fetched",
 		"/d": "the argument at /d could not be checked because the schema refers to #/$defs/nope, which does not exist in the schema",
 		"/a": "the argument at /a could not be checked because the schema refers to #nowhere, which does not exist in the schema",
 	}
@@ -379,7 +379,7 @@ func TestUnsupportedDialect(t *testing.T) {
 		if !errors.As(err, &de) || de.Dialect != d {
 			t.Fatalf("%s: want *DialectError, got %v", d, err)
 		}
-		want := "unsupported JSON Schema dialect " + d + "; mcpctl supports 2020-12, 2019-09, draft-07, draft-06, draft-04"
+		want := "unsupported JSON Schema dialect " + d + "; this validator supports 2020-12, 2019-09, draft-07, draft-06, draft-04"
 		if err.Error() != want {
 			t.Errorf("message %q\nwant %q", err.Error(), want)
 		}

@@ -1,0 +1,190 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"sync"
+)
+
+// mux is the message multiplexer of a connection that carries many
+// requests at once (stdio, HTTP+SSE, NewConn): it matches each response to
+// the request in flight with its id, hands notifications to those requests
+// and to Watch callers, answers the server's own requests through the
+// handler, and ends every request with one error when the connection
+// fails. The transports feed it decoded messages and write what it gives
+// them; the rules are the same for all of them.
+type mux struct {
+	// bg is the context server requests are answered in; reply sends an
+	// answer (a JSON-RPC response line) back to the server.
+	bg    context.Context
+	reply func(line []byte)
+
+	mu       sync.Mutex
+	pending  map[int64]*pendingCall
+	maxSent  int64         // the highest request id sent: ids up to it are known
+	dead     error         // set once the connection can carry nothing more
+	deadCh   chan struct{} // closed when dead is set
+	serve    ServerRequestHandler
+	watchers watchSet
+}
+
+type pendingCall struct {
+	notify func(Notification)
+	done   chan callResult
+}
+
+type callResult struct {
+	msg *Message
+	err error
+}
+
+func newMux(bg context.Context, reply func(line []byte)) *mux {
+	return &mux{bg: bg, reply: reply, pending: map[int64]*pendingCall{}, deadCh: make(chan struct{})}
+}
+
+// setHandler makes requests from the server go to h; without one they are
+// refused with -32601.
+func (m *mux) setHandler(h ServerRequestHandler) {
+	m.mu.Lock()
+	m.serve = h
+	m.mu.Unlock()
+}
+
+// register notes req as in flight before it is sent, and returns what its
+// answer will arrive on (nil for a notification), or why the connection
+// can carry nothing.
+func (m *mux) register(req *Request, notify func(Notification)) (*pendingCall, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.dead != nil {
+		return nil, m.dead
+	}
+	if req.IsNotification() {
+		return nil, nil
+	}
+	p := &pendingCall{notify: notify, done: make(chan callResult, 1)}
+	m.pending[req.ID] = p
+	m.maxSent = max(m.maxSent, req.ID)
+	return p, nil
+}
+
+// forget stops waiting for id; a late answer is then ignored.
+func (m *mux) forget(id int64) {
+	m.mu.Lock()
+	delete(m.pending, id)
+	m.mu.Unlock()
+}
+
+// await waits for p's answer. When ctx ends first the request is
+// forgotten and ctx's error returned; telling the server is the
+// transport's business (cancelNotice).
+func (m *mux) await(ctx context.Context, id int64, p *pendingCall) (*Message, error) {
+	select {
+	case r := <-p.done:
+		return r.msg, r.err
+	case <-ctx.Done():
+		m.forget(id)
+		return nil, ctx.Err()
+	}
+}
+
+// deliver dispatches one message from the server. An error means the
+// server broke the protocol: the transport gives the connection up with it.
+//
+// The one rule for response ids: an answer to a request in flight ends
+// it; an answer to an id this connection sent but no longer waits for (a
+// request cancelled or timed out, a second answer) is dropped; an answer
+// to an id never sent is a protocol error.
+func (m *mux) deliver(msg *Message, raw []byte, more bool) error {
+	switch msg.Kind() {
+	case "notification":
+		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), raw...), More: more}
+		fanOut(n, &m.mu, &m.pending, &m.watchers)
+	case "request":
+		// Legacy servers ask things (elicitation, roots, ping); modern ones
+		// must not, and are told so rather than left waiting.
+		go m.answer(msg)
+	case "response":
+		id, ok := parseID(msg.ID)
+		m.mu.Lock()
+		p := m.pending[id]
+		if ok && p != nil {
+			delete(m.pending, id)
+		}
+		sent := ok && id >= 1 && id <= m.maxSent
+		m.mu.Unlock()
+		if p != nil {
+			p.done <- callResult{msg: msg}
+			return nil
+		}
+		if sent {
+			return nil
+		}
+		return &ResponseIDError{ID: msg.ID}
+	}
+	return nil
+}
+
+func (m *mux) answer(msg *Message) {
+	m.mu.Lock()
+	serve := m.serve
+	m.mu.Unlock()
+	var res json.RawMessage
+	rpcErr := &RPCError{Code: CodeMethodNotFound, Message: "server requests are not accepted on this connection"}
+	if serve != nil {
+		res, rpcErr = serve(m.bg, msg.Method, msg.Params)
+	}
+	m.reply(responseLine(msg.ID, res, rpcErr))
+}
+
+// fail ends every pending call with err and marks the connection dead;
+// the first error is the one that stays.
+func (m *mux) fail(err error) {
+	m.mu.Lock()
+	if m.dead == nil {
+		m.dead = err
+		close(m.deadCh)
+	}
+	pend := m.pending
+	m.pending = map[int64]*pendingCall{}
+	m.mu.Unlock()
+	for _, p := range pend {
+		p.done <- callResult{err: err}
+	}
+}
+
+// err is why the connection is dead, or nil.
+func (m *mux) err() error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dead
+}
+
+// watch hands fn every notification until ctx is done (nil) or the
+// connection dies (why).
+func (m *mux) watch(ctx context.Context, fn func(Notification)) error {
+	return watchUntil(ctx, &m.watchers, fn, m.deadCh, m.err)
+}
+
+func parseID(raw []byte) (int64, bool) {
+	s := string(bytes.Trim(bytes.TrimSpace(raw), `"`))
+	id, err := strconv.ParseInt(s, 10, 64)
+	return id, err == nil
+}
+
+// cancelNotice is notifications/cancelled for request id, with the reason
+// its context gave: the stdio binding requires it, and on HTTP+SSE
+// nothing else tells the server to stop.
+func cancelNotice(id int64, cause error, legacy bool) []byte {
+	reason := "cancelled by the user"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		reason = "timed out"
+	}
+	n := &Request{Method: "notifications/cancelled", Legacy: legacy,
+		Params: []byte(`{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":"` + reason + `"}`)}
+	line, _ := n.MarshalJSON()
+	return line
+}

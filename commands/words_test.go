@@ -1,0 +1,112 @@
+package commands
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/client/schema"
+)
+
+// The client library's typed errors are put in mcpctl's words: the flags
+// and the command that the library leaves to its caller.
+func TestInOurWords(t *testing.T) {
+	wrap := func(err error) error { return &opError{Op: "tools/list", Err: err} }
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{wrap(&client.ResponseIDError{ID: json.RawMessage(`987654`)}),
+			`tools/list: protocol error: the server answered a request id mcpctl never sent: "987654"`},
+		{wrap(&client.ResponseIDError{ID: json.RawMessage(`987654`), Sent: 1}),
+			`tools/list: protocol error: the server answered request id "987654", but mcpctl sent id 1`},
+		{wrap(&client.HTTPError{Status: 503, StatusText: "Service Unavailable", Retry: &client.RetryRefusal{After: time.Second, Reason: client.RetryNotIdempotent}}),
+			`tools/list: HTTP 503 Service Unavailable (the server asks to retry after 1s; mcpctl retries only list requests)`},
+		{wrap(&client.HTTPError{Status: 429, StatusText: "Too Many Requests", Retry: &client.RetryRefusal{After: time.Hour, Reason: client.RetryTooLong, MaxWait: 10 * time.Second}}),
+			`tools/list: HTTP 429 Too Many Requests (the server asks to retry after 3600s; mcpctl waits at most 10s)`},
+		{wrap(&client.HTTPError{Status: 429, StatusText: "Too Many Requests", Retry: &client.RetryRefusal{Reason: client.RetryExhausted, Retries: 3}}),
+			`tools/list: HTTP 429 Too Many Requests (still after 3 retries)`},
+		{wrap(&client.VersionError{Ours: []string{"2026-07-28"}, Theirs: []string{"2099-01-01"}}),
+			`tools/list: no protocol version in common: the server supports 2099-01-01, mcpctl speaks 2026-07-28`},
+		{wrap(&client.InvalidToolError{Name: "bad", Reason: "x"}),
+			`tools/list: tool "bad" has an invalid definition, so mcpctl will not call it: x`},
+		{wrap(&client.InputRequiredError{Reason: "the server kept asking after 3 rounds", RoundLimit: 3, Requests: []client.InputRequest{{Method: "elicitation/create"}}}),
+			`tools/list: the server needs input (elicitation/create): the server kept asking after 3 rounds (--max-rounds)`},
+		{wrap(&client.AuthError{Status: 401, Err: &oauth.Error{Msg: "the server needs you to log in, and no browser is configured", Err: oauth.ErrNoBrowser, Needs: oauth.NeedLogin, Server: "http://127.0.0.1:9/mcp"}}),
+			`tools/list: HTTP 401: the server requires authentication: the server needs you to log in: run 'mcpctl --url http://127.0.0.1:9/mcp auth login' at a terminal (or set $BROWSER, or pass --bearer TOKEN)`},
+		{&oauth.Error{Msg: "the client credentials grant needs a client id, with a client secret or key", Needs: oauth.NeedClientID},
+			`the client credentials grant needs --client-id, with --client-secret or --client-key`},
+		{wrap(errors.New("mcpctl: a client id that was never sent: x")), `tools/list: mcpctl: a client id that was never sent: x`},
+	}
+	for _, tc := range tests {
+		if got := inOurWords(tc.err); got != tc.want {
+			t.Errorf("inOurWords(%v)\n got %s\nwant %s", tc.err, got, tc.want)
+		}
+	}
+	if got := dialectWords(&schema.DialectError{Dialect: "d3"}); got != "unsupported JSON Schema dialect d3; mcpctl supports "+strings.Join(schema.SupportedDialects, ", ") {
+		t.Errorf("dialectWords: %s", got)
+	}
+}
+
+// An unknown tool comes with the closest names the server offers
+// (moved here from the client library with closest).
+func TestUnknownToolSuggestions(t *testing.T) {
+	known := []string{"weather_current", "weather_forecast", "get_time", "echo"}
+	tests := []struct {
+		name string
+		want []string
+	}{
+		{"weather", []string{"weather_current", "weather_forecast"}},
+		{"ecko", []string{"echo"}},
+		{"Echo2", []string{"echo"}},
+		{"get-time", []string{"get_time"}},
+		{"completely_unrelated_name", nil},
+	}
+	for _, tc := range tests {
+		if got := closest(tc.name, known, 3); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("closest(%q) = %q, want %q", tc.name, got, tc.want)
+		}
+		msg := inOurWords(&client.UnknownToolError{Name: tc.name, Known: known})
+		if len(tc.want) > 0 && !strings.Contains(msg, "did you mean "+tc.want[0]) {
+			t.Errorf("message %q", msg)
+		}
+		if len(tc.want) == 0 && strings.Contains(msg, "did you mean") {
+			t.Errorf("message %q suggests something", msg)
+		}
+	}
+	msg := inOurWords(&client.UnknownToolError{Name: "delete_all", Known: []string{"del\u200bete_all"}})
+	if !strings.Contains(msg, `did you mean "del\u200bete_all"?`) {
+		t.Errorf("an invisible character is not shown: %q", msg)
+	}
+}
+
+func TestClosest(t *testing.T) {
+	tests := []struct {
+		name       string
+		candidates []string
+		n          int
+		want       []string
+	}{
+		{"lst", []string{"list", "last", "prompts"}, 3, []string{"list", "last"}},
+		{"lst", []string{"get", "list"}, 3, []string{"list", "get"}}, // distance 1 before distance 2
+		{"tols", []string{"prompts", "tools", "resources"}, 2, []string{"tools"}},
+		{"TOOLS", []string{"tools"}, 3, []string{"tools"}},
+		{"res", []string{"tools", "resources"}, 3, []string{"resources"}}, // prefix counts as close
+		{"weather_currentt", []string{"weather_current"}, 3, []string{"weather_current"}},
+		{"abcdef", []string{"abcdxy", "abcdez", "abcdef_long"}, 2, []string{"abcdez", "abcdef_long"}},
+		{"a", []string{"b", "c", "d", "e"}, 2, []string{"b", "c"}}, // closest first, input order on ties, at most n
+		{"zzzzzzzz", []string{"tools", "prompts"}, 3, nil},
+		{"x", nil, 3, nil},
+	}
+	for _, tc := range tests {
+		got := closest(tc.name, tc.candidates, tc.n)
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("closest(%q, %q, %d) = %q, want %q", tc.name, tc.candidates, tc.n, got, tc.want)
+		}
+	}
+}
