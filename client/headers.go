@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpctl/mcpctl/client/schema"
 )
 
 // maxSafeInteger bounds integers mirrored into headers: JavaScript peers
@@ -73,14 +75,26 @@ func ToolHeaderParams(inputSchema json.RawMessage) ([]HeaderParam, error) {
 	if len(bytes.TrimSpace(inputSchema)) == 0 {
 		return nil, nil
 	}
-	var root any
-	dec := json.NewDecoder(bytes.NewReader(inputSchema))
-	dec.UseNumber()
-	if err := dec.Decode(&root); err != nil {
+	doc, err := schema.Read(inputSchema)
+	if err != nil {
 		return nil, fmt.Errorf("inputSchema is not valid JSON: %v", err)
 	}
+	// Every subschema is looked at, so that an annotation where the
+	// binding does not allow one (under items, anyOf, $defs, ...) makes
+	// the tool invalid rather than being ignored.
 	var params []HeaderParam
-	if err := walkSchema(root, nil, true, &params); err != nil {
+	err = doc.Walk(func(n schema.Node) error {
+		v, has := n.Keyword("x-mcp-header")
+		if !has {
+			return nil
+		}
+		p, err := checkAnnotation(n, v)
+		if err == nil {
+			params = append(params, p)
+		}
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	seen := map[string]string{}
@@ -95,84 +109,35 @@ func ToolHeaderParams(inputSchema json.RawMessage) ([]HeaderParam, error) {
 	return params, nil
 }
 
-// Keywords whose value maps names to subschemas.
-var schemaMapKeywords = map[string]bool{
-	"properties": true, "$defs": true, "definitions": true,
-	"patternProperties": true, "dependentSchemas": true,
-}
-
-// Keywords whose values are data, not schemas.
-var schemaDataKeywords = map[string]bool{
-	"enum": true, "const": true, "default": true, "examples": true, "required": true,
-}
-
-// walkSchema visits every subschema. reachable says whether the node is
-// reached from the root through "properties" alone, the only place an
-// x-mcp-header annotation is allowed.
-func walkSchema(node any, path []string, reachable bool, out *[]HeaderParam) error {
-	obj, ok := node.(map[string]any)
-	if !ok {
-		if arr, isArr := node.([]any); isArr {
-			for _, e := range arr {
-				if err := walkSchema(e, path, false, out); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	if v, has := obj["x-mcp-header"]; has {
-		if err := checkAnnotation(obj, v, path, reachable); err != nil {
-			return err
-		}
-		*out = append(*out, HeaderParam{Path: append([]string(nil), path...), Header: v.(string)})
-	}
-	for k, v := range obj {
-		switch {
-		case k == "x-mcp-header" || schemaDataKeywords[k]:
-		case schemaMapKeywords[k]:
-			m, isMap := v.(map[string]any)
-			if !isMap {
-				continue
-			}
-			for name, sub := range m {
-				subPath := append(append([]string(nil), path...), name)
-				if err := walkSchema(sub, subPath, reachable && k == "properties", out); err != nil {
-					return err
-				}
-			}
-		default:
-			if err := walkSchema(v, path, false, out); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func checkAnnotation(obj map[string]any, v any, path []string, reachable bool) error {
+// checkAnnotation checks the x-mcp-header annotation v of the subschema n
+// against the binding's constraints.
+func checkAnnotation(n schema.Node, v json.RawMessage) (HeaderParam, error) {
+	path, reachable := n.PropertyPath()
 	where := "the schema root"
 	if len(path) > 0 {
 		where = "property " + strings.Join(path, ".")
+	} else if !reachable {
+		where = "#" + n.Pointer()
 	}
-	name, isStr := v.(string)
+	var name string
+	isStr := len(v) > 0 && v[0] == '"' && json.Unmarshal(v, &name) == nil
 	switch {
 	case !isStr:
-		return fmt.Errorf("x-mcp-header on %s is not a string", where)
+		return HeaderParam{}, fmt.Errorf("x-mcp-header on %s is not a string", where)
 	case name == "":
-		return fmt.Errorf("x-mcp-header on %s is empty", where)
+		return HeaderParam{}, fmt.Errorf("x-mcp-header on %s is empty", where)
 	case !reachable || len(path) == 0:
-		return fmt.Errorf("x-mcp-header %q on %s is not reachable from the root through properties alone", name, where)
+		return HeaderParam{}, fmt.Errorf("x-mcp-header %q on %s is not reachable from the root through properties alone", name, where)
 	}
 	for _, r := range name {
 		if !isTchar(r) {
-			return fmt.Errorf("x-mcp-header %q on %s has a character not allowed in an HTTP header name (%q)", name, where, r)
+			return HeaderParam{}, fmt.Errorf("x-mcp-header %q on %s has a character not allowed in an HTTP header name (%q)", name, where, r)
 		}
 	}
-	if !primitiveType(obj["type"]) {
-		return fmt.Errorf("x-mcp-header %q on %s annotates a parameter whose type is not string, integer or boolean", name, where)
+	if !primitiveTypes(n.Types()) {
+		return HeaderParam{}, fmt.Errorf("x-mcp-header %q on %s annotates a parameter whose type is not string, integer or boolean", name, where)
 	}
-	return nil
+	return HeaderParam{Path: path, Header: name}, nil
 }
 
 func isTchar(r rune) bool {
@@ -183,25 +148,21 @@ func isTchar(r rune) bool {
 	return strings.ContainsRune("!#$%&'*+-.^_`|~", r)
 }
 
-func primitiveType(t any) bool {
-	ok := func(s any) bool { return s == "string" || s == "integer" || s == "boolean" }
-	switch t := t.(type) {
-	case string:
-		return ok(t)
-	case []any:
-		n := 0
-		for _, e := range t {
-			if e == "null" {
-				continue
-			}
-			if !ok(e) {
-				return false
-			}
+// primitiveTypes reports whether a parameter declared with types may be
+// mirrored: string, integer or boolean, or null besides (a null value
+// sends no header).
+func primitiveTypes(types []string) bool {
+	n := 0
+	for _, t := range types {
+		switch t {
+		case "null":
+		case "string", "integer", "boolean":
 			n++
+		default:
+			return false
 		}
-		return n > 0
 	}
-	return false
+	return n > 0
 }
 
 // ParamHeaders returns the Mcp-Param-* headers for a call's arguments.

@@ -294,3 +294,58 @@ func TestParamHeadersNoParams(t *testing.T) {
 		t.Errorf("got %v, %v; want an empty header and no error", h, err)
 	}
 }
+
+// Issue 14 item 4 (one schema walker): the annotations are found by
+// client/schema's reader, which resolves a parameter's declared type as
+// the validator does. Before, headers.go walked the schema itself: it read
+// only the annotated property's own "type", so a parameter typed through
+// $ref or a union of primitive branches was refused although its type is
+// string, integer or boolean; and it took an object under an unknown
+// keyword (data, not a schema, in JSON Schema) for a subschema whose
+// annotation made the tool invalid.
+func TestToolHeaderParamsTypesAsTheSchemaReaderSees(t *testing.T) {
+	valid := []struct {
+		name, schema string
+		want         []HeaderParam
+	}{
+		{"type through $ref", `{"type":"object","$defs":{"region":{"type":"string"}},
+			"properties":{"r":{"$ref":"#/$defs/region","x-mcp-header":"Region"}}}`, []HeaderParam{{[]string{"r"}, "Region"}}},
+		{"nullable through anyOf", `{"type":"object","properties":{"r":{"anyOf":[{"type":"integer"},{"type":"null"}],"x-mcp-header":"R"}}}`,
+			[]HeaderParam{{[]string{"r"}, "R"}}},
+		{"type through allOf", `{"type":"object","properties":{"r":{"allOf":[{"type":"boolean"}],"x-mcp-header":"R"}}}`,
+			[]HeaderParam{{[]string{"r"}, "R"}}},
+		{"an unknown keyword's value is data", `{"type":"object","properties":{"r":{"type":"string","x-ui":{"x-mcp-header":"Nope"}}}}`, nil},
+		{"a $schema mcpctl cannot validate with is still read", `{"$schema":"https://example.com/my-dialect","type":"object",
+			"properties":{"r":{"type":"string","x-mcp-header":"R"}}}`, []HeaderParam{{[]string{"r"}, "R"}}},
+	}
+	for _, tc := range valid {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ToolHeaderParams(json.RawMessage(tc.schema))
+			if err != nil {
+				t.Fatalf("unexpected error: %v", err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+	invalid := []struct{ name, schema, errPart string }{
+		{"number through $ref", `{"type":"object","$defs":{"n":{"type":"number"}},"properties":{"r":{"$ref":"#/$defs/n","x-mcp-header":"R"}}}`, "type"},
+		{"a union with a number", `{"type":"object","properties":{"r":{"anyOf":[{"type":"string"},{"type":"number"}],"x-mcp-header":"R"}}}`, "type"},
+		{"an object only implied", `{"type":"object","properties":{"r":{"properties":{"a":{}},"x-mcp-header":"R"}}}`, "type"},
+		{"a dangling $ref", `{"type":"object","properties":{"r":{"$ref":"#/$defs/none","x-mcp-header":"R"}}}`, "type"},
+		{"under a $ref target only", `{"type":"object","$defs":{"o":{"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"}}}},
+			"properties":{"o":{"$ref":"#/$defs/o"}}}`, "#/$defs/o/properties/a is not reachable"},
+	}
+	for _, tc := range invalid {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ToolHeaderParams(json.RawMessage(tc.schema))
+			if err == nil {
+				t.Fatalf("no error; got %+v", got)
+			}
+			if !strings.Contains(err.Error(), tc.errPart) {
+				t.Errorf("error %q does not mention %q", err, tc.errPart)
+			}
+		})
+	}
+}

@@ -134,7 +134,7 @@ type InputRequiredError struct {
 	Round        int
 	Reason       string
 	// RoundLimit is set when the call ended because the server was still
-	// asking after Options.MaxRounds rounds: the limit that was hit.
+	// asking after Limits.MaxRounds rounds: the limit that was hit.
 	RoundLimit int
 	Err        error
 }

@@ -18,7 +18,7 @@ import (
 //
 // Following the cursors is bounded as a whole, not only page by page: by
 // Options.Timeout for all the pages together (one deadline, from the
-// start), and by Options.MaxListSize for their sizes added up. Past
+// start), and by Limits.MaxListSize for their sizes added up. Past
 // either, List fails with *ListTimeoutError or *ListTooLargeError; a
 // cursor that comes round again fails at once with a *ProtocolError.
 func (c *Client) List(ctx context.Context, method, key, cursor string, all bool) (json.RawMessage, error) {
@@ -166,7 +166,7 @@ func joinItems(pages [][]byte) json.RawMessage {
 }
 
 // ListTooLargeError means the pages of a listing came to more than
-// Options.MaxListSize bytes in all (each page may have been within the
+// Limits.MaxListSize bytes in all (each page may have been within the
 // transport's limit).
 type ListTooLargeError struct {
 	Method string

@@ -6,7 +6,7 @@ package client
 // failed or cancelled; input the task needs on the way (status
 // input_required) goes through the same InputHandler as MRTR rounds and
 // back with tasks/update, each key answered once. A task that stays
-// input_required for more than Options.MaxRounds polls ends the wait
+// input_required for more than Limits.MaxRounds polls ends the wait
 // (TaskRoundsError): a server may ask again for what was declined, forever.
 
 import (
@@ -96,7 +96,7 @@ func (e *TaskInterruptedError) TimedOut() bool {
 func (e *TaskInterruptedError) Unwrap() error { return e.Err }
 
 // TaskRoundsError ends the wait for a task that was still input_required
-// after the round limit (Options.MaxRounds); the task keeps running.
+// after the round limit (Limits.MaxRounds); the task keeps running.
 type TaskRoundsError struct {
 	TaskID string
 	Rounds int

@@ -96,8 +96,10 @@ func (e *CapabilityError) Error() string {
 type TraceEvent struct {
 	// Dir is "send" or "recv".
 	Dir string
-	// HTTP is set for HTTP exchanges: the method and URL on send, the
-	// status on receive.
+	// HTTPMethod, URL, Status and Header are set for HTTP exchanges only:
+	// the method, URL and request headers on send, the status and
+	// response headers on receive (an event of its own, before the
+	// messages of the body). Other transports leave them empty.
 	HTTPMethod string
 	URL        string
 	Status     string

@@ -66,28 +66,27 @@ func (s *formSchema) names() []string {
 
 // parseRequestedSchema decodes a requestedSchema, keeping the order of its
 // properties. Anything that is not a flat form is an error, never a panic.
+// The schema is read by client/schema (Read), the one place that knows
+// where a schema keeps its subschemas.
 func parseRequestedSchema(raw json.RawMessage) (*formSchema, error) {
-	root, err := parseObject("requestedSchema", raw)
-	if err != nil {
+	doc, err := schema.Read(raw)
+	if err != nil || !doc.Root().IsObject() {
 		return nil, fmt.Errorf("requestedSchema is not a JSON object")
 	}
+	root := doc.Root()
 	var required []string
-	if r := root.Get("required"); r != nil {
+	if r, ok := root.Keyword("required"); ok {
 		if json.Unmarshal(r, &required) != nil {
 			return nil, fmt.Errorf("requestedSchema.required is not a list of names")
 		}
 	}
 	s := &formSchema{}
-	props := root.Get("properties")
-	if props == nil {
-		return s, nil
-	}
-	po, err := parseObject("properties", props)
-	if err != nil {
+	props, ok := root.Properties()
+	if !ok {
 		return nil, fmt.Errorf("requestedSchema.properties is not an object")
 	}
-	for _, p := range po {
-		f, err := parseFormField(p.Key, p.Value)
+	for _, p := range props {
+		f, err := parseFormField(p.Name, p.Schema)
 		if err != nil {
 			return nil, err
 		}
@@ -103,7 +102,10 @@ func parseRequestedSchema(raw json.RawMessage) (*formSchema, error) {
 	return s, nil
 }
 
-func parseFormField(name string, raw json.RawMessage) (*formField, error) {
+// parseFormField reads one field: its own keywords (a form's field is
+// flat: it declares its type itself, and its choices in enum, oneOf or
+// anyOf, or in those of its items).
+func parseFormField(name string, n schema.Node) (*formField, error) {
 	var p struct {
 		Type        string            `json:"type"`
 		Title       string            `json:"title"`
@@ -113,33 +115,25 @@ func parseFormField(name string, raw json.RawMessage) (*formField, error) {
 		Default     json.RawMessage   `json:"default"`
 		Enum        []json.RawMessage `json:"enum"`
 		EnumNames   []string          `json:"enumNames"`
-		OneOf       []json.RawMessage `json:"oneOf"`
-		AnyOf       []json.RawMessage `json:"anyOf"`
 		Minimum     *json.Number      `json:"minimum"`
 		Maximum     *json.Number      `json:"maximum"`
 		MinLength   *int              `json:"minLength"`
 		MaxLength   *int              `json:"maxLength"`
 		MinItems    *int              `json:"minItems"`
 		MaxItems    *int              `json:"maxItems"`
-		Items       *struct {
-			Type  string            `json:"type"`
-			Enum  []json.RawMessage `json:"enum"`
-			AnyOf []json.RawMessage `json:"anyOf"`
-			OneOf []json.RawMessage `json:"oneOf"`
-		} `json:"items"`
 	}
-	if err := json.Unmarshal(raw, &p); err != nil {
+	if !n.IsObject() || json.Unmarshal(n.JSON(), &p) != nil {
 		return nil, fmt.Errorf("requestedSchema property %q is not a schema object", name)
 	}
 	f := &formField{name: name, typ: p.Type, title: p.Title, desc: p.Description, format: p.Format, pattern: p.Pattern,
 		def: p.Default, min: p.Minimum, max: p.Maximum, minLen: p.MinLength, maxLen: p.MaxLength, minItems: p.MinItems, maxItems: p.MaxItems}
-	switch {
+	switch oneOf, anyOf := n.OneOf(), n.AnyOf(); {
 	case len(p.Enum) > 0:
 		f.options = enumOptions(p.Enum, p.EnumNames)
-	case len(p.OneOf) > 0:
-		f.options = constOptions(p.OneOf)
-	case len(p.AnyOf) > 0 && p.Type != "array":
-		f.options = constOptions(p.AnyOf)
+	case len(oneOf) > 0:
+		f.options = constOptions(oneOf)
+	case len(anyOf) > 0 && p.Type != "array":
+		f.options = constOptions(anyOf)
 	}
 	switch p.Type {
 	case "string", "number", "integer", "boolean":
@@ -149,17 +143,22 @@ func parseFormField(name string, raw json.RawMessage) (*formField, error) {
 		}
 		f.typ = "string"
 	case "array":
-		if p.Items == nil {
+		items, ok := n.Items()
+		if !ok {
 			return nil, fmt.Errorf("requestedSchema property %q is an array without items", name)
 		}
 		f.multi = true
-		switch {
-		case len(p.Items.Enum) > 0:
-			f.options = enumOptions(p.Items.Enum, nil)
-		case len(p.Items.AnyOf) > 0:
-			f.options = constOptions(p.Items.AnyOf)
-		case len(p.Items.OneOf) > 0:
-			f.options = constOptions(p.Items.OneOf)
+		var enum []json.RawMessage
+		if e, ok := items.Keyword("enum"); ok {
+			_ = json.Unmarshal(e, &enum)
+		}
+		switch anyOf, oneOf := items.AnyOf(), items.OneOf(); {
+		case len(enum) > 0:
+			f.options = enumOptions(enum, nil)
+		case len(anyOf) > 0:
+			f.options = constOptions(anyOf)
+		case len(oneOf) > 0:
+			f.options = constOptions(oneOf)
 		default:
 			return nil, fmt.Errorf("requestedSchema property %q is an array whose items are not a list of choices", name)
 		}
@@ -184,21 +183,24 @@ func enumOptions(values []json.RawMessage, names []string) []formOption {
 	return out
 }
 
-func constOptions(items []json.RawMessage) []formOption {
+// constOptions reads the choices of a oneOf or anyOf: each branch's const,
+// shown by its title. A branch without a const (or whose title is not
+// text) is no choice.
+func constOptions(branches []schema.Node) []formOption {
 	var out []formOption
-	for _, it := range items {
-		var c struct {
-			Const json.RawMessage `json:"const"`
-			Title string          `json:"title"`
-		}
-		if json.Unmarshal(it, &c) != nil || len(c.Const) == 0 {
+	for _, b := range branches {
+		c, ok := b.Keyword("const")
+		if !ok {
 			continue
 		}
-		label := c.Title
-		if label == "" {
-			label = displayValue(c.Const)
+		var label string
+		if t, has := b.Keyword("title"); has && json.Unmarshal(t, &label) != nil {
+			continue
 		}
-		out = append(out, formOption{value: c.Const, label: label})
+		if label == "" {
+			label = displayValue(c)
+		}
+		out = append(out, formOption{value: c, label: label})
 	}
 	return out
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/client/schema"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -169,15 +170,19 @@ func (h *inputHandler) legacyKey(r client.InputRequest) string {
 	}
 	var p elicitParams
 	_ = json.Unmarshal(r.Params, &p)
-	var s struct {
-		Properties map[string]json.RawMessage `json:"properties"`
+	asked := map[string]bool{}
+	if doc, err := schema.Read(p.RequestedSchema); err == nil {
+		props, _ := doc.Root().Properties()
+		for _, f := range props {
+			asked[f.Name] = true
+		}
 	}
-	if json.Unmarshal(p.RequestedSchema, &s) != nil || len(s.Properties) == 0 {
+	if len(asked) == 0 {
 		return key
 	}
 	fits := func(fields []string) bool {
 		for _, f := range fields {
-			if _, ok := s.Properties[f]; !ok {
+			if !asked[f] {
 				return false
 			}
 		}

@@ -63,8 +63,8 @@ func (e *VarError) Error() string {
 	return where + "${" + e.Var + "} is not set; export " + e.Var + ", or write ${" + e.Var + ":-default} in the file"
 }
 
-// InputVar is the environment variable that gives VS Code input id.
-func InputVar(id string) string {
+// inputVar is the environment variable that gives VS Code input id.
+func inputVar(id string) string {
 	return "MCPCTL_INPUT_" + strings.Map(func(r rune) rune {
 		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			return unicode.ToUpper(r)
@@ -159,7 +159,7 @@ func (s *Server) Portable() *Server {
 			case kind == "env" && isIdent(arg):
 				b.WriteString("${" + arg + "}")
 			case kind == "input" && s.inputs != nil:
-				b.WriteString("${" + InputVar(arg) + "}")
+				b.WriteString("${" + inputVar(arg) + "}")
 			case ref == "userHome":
 				b.WriteString("${HOME}")
 			case ref == "workspaceFolder" && s.workspace != "":
@@ -244,7 +244,7 @@ func (x *expander) variable(ref string) (string, error) {
 		if !ok {
 			in = Input{ID: arg}
 		}
-		verr.Var, verr.Input = InputVar(arg), &in
+		verr.Var, verr.Input = inputVar(arg), &in
 		if v, ok := x.env.Lookup(verr.Var); ok {
 			return v, nil
 		}

@@ -198,7 +198,7 @@ func ReadFile(path string, o Options) (*Set, error) {
 	if err != nil {
 		return nil, err
 	}
-	format := DetectFormat(abs, data)
+	format := detectFormat(abs, data)
 	set := &Set{Read: []Source{{Format: format, File: abs}}}
 	if format == FormatMcpctl {
 		y, err := parseYAML(abs, data)
@@ -216,8 +216,8 @@ func ReadFile(path string, o Options) (*Set, error) {
 	return set, nil
 }
 
-// DetectFormat tells a file's format from its path and content.
-func DetectFormat(path string, data []byte) string {
+// detectFormat tells a file's format from its path and content.
+func detectFormat(path string, data []byte) string {
 	base, parent := filepath.Base(path), filepath.Base(filepath.Dir(path))
 	switch {
 	case strings.HasSuffix(base, ".yaml") || strings.HasSuffix(base, ".yml"):

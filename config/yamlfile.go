@@ -43,8 +43,8 @@ var defaultKeys = map[string]string{
 	"server": "server",
 }
 
-// DefaultKeys lists the keys the defaults section accepts.
-func DefaultKeys() []string {
+// defaultKeyNames lists the keys the defaults section accepts.
+func defaultKeyNames() []string {
 	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server"}
 }
 
@@ -118,7 +118,7 @@ func (y *yamlFile) readDefaults(file string, m *yaml.Node) error {
 		k, v := m.Content[i], m.Content[i+1]
 		flag, ok := defaultKeys[k.Value]
 		if !ok {
-			y.unknown(file, k, "defaults", DefaultKeys())
+			y.unknown(file, k, "defaults", defaultKeyNames())
 			continue
 		}
 		if v.Kind != yaml.ScalarNode {

@@ -79,6 +79,10 @@ type builder struct {
 	markerKey  string
 	markers    []unresolvedRef
 	adhoc      bool // walking from such a spot
+	// lenient is Read's mode: what Compile refuses (an unknown `$schema`,
+	// an `$id` or `$ref` that is no URI reference) is read past, so that
+	// a document can be read whether or not it can be validated with.
+	lenient bool
 }
 
 // Compile parses raw (a tool's inputSchema as received) once. It never
@@ -229,21 +233,30 @@ func (b *builder) walk(v any, ptr, base string, d int) error {
 		// An unknown $schema anywhere is refused: what it means cannot be
 		// known without fetching it.
 		dd, ok := draftFromURL(sv)
-		if !ok {
+		switch {
+		case ok:
+			nd = dd
+		case !b.lenient:
 			return &DialectError{Dialect: sv}
 		}
-		nd = dd
 	}
 	id := schemaID(o, nd)
 	if id == "" && ptr != "" {
 		nd = d // $schema only counts at a resource root
 	}
 	n.draft = nd
+	var u string
 	if id != "" {
-		u, _, err := joinURL(base, id)
-		if err != nil {
+		var err error
+		u, _, err = joinURL(base, id)
+		switch {
+		case err != nil && b.lenient:
+			id = "" // read as if it had none
+		case err != nil:
 			return &SchemaError{Dialect: draftName(nd), Reason: fmt.Sprintf("invalid %s %q at %q", idKeyword(nd), id, "#"+ptr), Err: err}
 		}
+	}
+	if id != "" {
 		base = u
 		n.base = u
 		res := resourceInfo{ptr: ptr, base: u, draft: nd}
@@ -352,6 +365,9 @@ func (b *builder) resolveRefs(n *node) error {
 // no error) for anything that is not in the document.
 func (b *builder) resolve(n *node, ref string) (string, *unresolvedRef, error) {
 	u, frag, err := joinURL(n.base, ref)
+	if err != nil && b.lenient {
+		return "", &unresolvedRef{ref: ref, url: ref}, nil
+	}
 	if err != nil {
 		return "", nil, &SchemaError{Dialect: draftName(n.draft), Reason: fmt.Sprintf("invalid $ref %q at %q", ref, "#"+n.ptr), Err: err}
 	}

@@ -87,9 +87,10 @@ func schemaID(o *object, d int) string {
 }
 
 // Keyword positions that hold subschemas, per draft, each list adding to
-// the earlier drafts' (a later keyword in an earlier draft is only an
-// unknown keyword, walked as a subschema all the same: harmless, since the
-// evaluator applies keywords by draft).
+// the earlier drafts' (so an earlier draft's keyword, such as definitions
+// or dependencies, is walked in a later draft too, where it is only an
+// unknown keyword: harmless, since the evaluator applies keywords by
+// draft; a later draft's keyword, such as $defs in draft-07, holds data).
 var (
 	singleKeywords = map[int][]string{
 		draft4:    {"not", "additionalProperties", "additionalItems", "items"},

@@ -4,6 +4,10 @@
 // Compile parses an inputSchema once; Coerce re-types `key=value` strings
 // from the command line; Validate checks arguments and explains problems
 // in user terms; Usage, Example and Properties describe the arguments.
+// Read parses a schema for its structure alone (Doc and Node: the
+// subschemas with their property paths, a property's declared types, an
+// array's items), for readers that must not depend on the schema being
+// one mcpctl can validate with. It is mcpctl's one walker of schemas.
 //
 // Dialects: 2020-12 when `$schema` is absent, and 2019-09, draft-07,
 // draft-06 and draft-04 when declared; any other `$schema` is refused with

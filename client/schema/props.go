@@ -137,6 +137,7 @@ func inPlaceParent(ptr string) (string, bool) {
 // shape is the flattened view of a value schema.
 type shape struct {
 	types      []string // declared types, in schema order, deduplicated
+	implied    bool     // types is not declared but implied by keywords (properties: object)
 	enum       []any
 	hasEnum    bool
 	constV     any
@@ -262,6 +263,7 @@ func (s *Schema) shapeOf(n *node) shape {
 		} else if arrayish {
 			sh.addType("array")
 		}
+		sh.implied = len(sh.types) > 0
 	}
 	return sh
 }
