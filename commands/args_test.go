@@ -10,7 +10,7 @@ import (
 
 func TestNormalizeArgs(t *testing.T) {
 	ios, _, _, _ := output.Test()
-	app := NewApp(ios)
+	app := NewApp(isolate(t).factory(ios))
 	tests := []struct {
 		name string
 		in   string // split on "|"
@@ -74,7 +74,7 @@ func TestNormalizeArgsKeepsInput(t *testing.T) {
 	ios, _, _, _ := output.Test()
 	in := split("tools|call|echo|a=1|--url|u")
 	orig := append([]string(nil), in...)
-	_ = normalizeArgs(NewApp(ios), in)
+	_ = normalizeArgs(NewApp(isolate(t).factory(ios)), in)
 	if !reflect.DeepEqual(in, orig) {
 		t.Errorf("input changed to %q", in)
 	}

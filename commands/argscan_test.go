@@ -105,7 +105,7 @@ func readCompleted(app *cli.App, args []string) reading {
 // TestNormalizeArgs pins, so urfave takes the command word for its value).
 func TestNormalizeAndCompletionAgree(t *testing.T) {
 	ios, _, _, _ := output.Test()
-	app := NewApp(ios)
+	app := NewApp(isolate(t).factory(ios))
 	lines := []string{
 		"tools|list",
 		"-s|weather|tools|list",

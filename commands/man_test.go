@@ -24,7 +24,7 @@ func TestEsc(t *testing.T) {
 
 func TestManPages(t *testing.T) {
 	ios, _, _, _ := output.Test()
-	pages := ManPages(NewApp(ios))
+	pages := ManPages(NewApp(isolate(t).factory(ios)))
 	for _, name := range []string{"mcpctl.1", "mcpctl-tools-call.1", "mcpctl-config-add.1", "mcpctl-completion.1"} {
 		if _, ok := pages[name]; !ok {
 			t.Errorf("no %s", name)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -59,16 +58,18 @@ func TestParseHeadersErrors(t *testing.T) {
 }
 
 func TestChildEnv(t *testing.T) {
-	if env, err := childEnv(nil); env != nil || err != nil {
+	t.Parallel()
+	e := isolate(t)
+	if env, err := childEnv(e.Environ, nil); env != nil || err != nil {
 		t.Errorf("childEnv(nil) = %q, %v; want nil (inherit)", env, err)
 	}
 
-	t.Setenv("MCPCTL_TEST_CHILD_ENV", "old")
-	env, err := childEnv([]string{"MCPCTL_TEST_CHILD_ENV=new", "MCPCTL_TEST_EMPTY=", "MCPCTL_TEST_EQ=a=b"})
+	e.Setenv("MCPCTL_TEST_CHILD_ENV", "old")
+	env, err := childEnv(e.Environ, []string{"MCPCTL_TEST_CHILD_ENV=new", "MCPCTL_TEST_EMPTY=", "MCPCTL_TEST_EQ=a=b"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := os.Environ()
+	base := e.Environ()
 	if len(env) != len(base)+3 || !reflect.DeepEqual(env[:len(base)], base) {
 		t.Fatalf("childEnv does not extend our environment: %d entries, ours %d", len(env), len(base))
 	}
@@ -90,7 +91,7 @@ func TestChildEnv(t *testing.T) {
 
 func TestChildEnvErrors(t *testing.T) {
 	for _, v := range []string{"NOEQUALS", "=value", ""} {
-		_, err := childEnv([]string{"OK=1", v})
+		_, err := childEnv(isolate(t).Environ, []string{"OK=1", v})
 		var ue *UsageError
 		if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "KEY=VALUE") {
 			t.Errorf("childEnv(%q) err = %v, want *UsageError", v, err)

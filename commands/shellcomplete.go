@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -44,7 +43,8 @@ import (
 
 var completionShells = []string{"bash", "zsh", "fish", "powershell"}
 
-func shellCompleteCommand(ios *output.IOStreams) *cli.Command {
+func shellCompleteCommand(f *Factory) *cli.Command {
+	ios := f.IOStreams
 	return &cli.Command{
 		Name:            "__complete",
 		Usage:           "print completion candidates for a command line (the completion scripts call it)",
@@ -78,9 +78,9 @@ func shellCompleteCommand(ios *output.IOStreams) *cli.Command {
 			if len(words) == 0 {
 				words = []string{""}
 			}
-			comp := &completer{app: c.App, configs: newConfigLoader(nil), getenv: os.Getenv}
+			comp := &completer{app: c.App, configs: newConfigLoader(f, nil), getenv: f.Getenv}
 			res := comp.complete(words)
-			writeCandidates(ios.Out, shell, words[len(words)-1], typed, res, os.Getenv("MCPCTL_COMP_WORDBREAKS"))
+			writeCandidates(ios.Out, shell, words[len(words)-1], typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
 			return nil
 		},
 	}
@@ -120,8 +120,8 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 }
 
 func takesValue(f cli.Flag) bool {
-	_, isBool := f.(*cli.BoolFlag)
-	return !isBool
+	df, ok := f.(cli.DocGenerationFlag)
+	return !ok || df.TakesValue()
 }
 
 // parse reads the words before the current one, as normalizeArgs reads a
@@ -278,7 +278,7 @@ func (c *completer) positional(st *argLine, cur string) completion {
 		if n == 0 {
 			return completion{files: true}
 		}
-		if set, err := config.ReadFile(expandHome(st.positional[0]), configOptions(true)); err == nil {
+		if set, err := config.ReadFile(c.configs.f.expandHome(st.positional[0]), c.configs.f.configOptions(true)); err == nil {
 			return words(set.Names()...)
 		}
 	case "completion":
@@ -321,7 +321,7 @@ func (c *completer) serverCandidates(ownOnly bool) []candidate {
 			continue
 		}
 		seen[s.Name] = true
-		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source) + ")"})
+		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source, c.configs.f.homeDir()) + ")"})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].value < out[j].value })
 	return out
@@ -345,7 +345,7 @@ func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessa
 	if err != nil {
 		return nil
 	}
-	cache, err := openCache()
+	cache, err := c.configs.f.openCache()
 	if err != nil {
 		return nil
 	}

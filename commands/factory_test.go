@@ -1,0 +1,104 @@
+package commands
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// testEnv is the machine a unit test describes: an environment of its
+// own (never the process's), with a throw-away config file, cache and
+// home, so that tests run in parallel.
+type testEnv struct {
+	t    *testing.T
+	mu   sync.Mutex
+	vars map[string]string
+	cwd  string
+}
+
+// isolate keeps the developer's environment out of Run: no server from
+// MCPCTL_URL, no output format from MCPCTL_OUTPUT, a throw-away cache,
+// config and home. Only PATH is the process's, for stdio servers.
+func isolate(t *testing.T) *testEnv {
+	t.Helper()
+	return &testEnv{t: t, cwd: t.TempDir(), vars: map[string]string{
+		"PATH":             os.Getenv("PATH"),
+		"MCPCTL_CACHE_DIR": t.TempDir(),
+		"MCPCTL_CONFIG":    filepath.Join(t.TempDir(), "config.yaml"),
+		"HOME":             t.TempDir(),
+	}}
+}
+
+// Setenv sets a variable of the test's environment.
+func (e *testEnv) Setenv(k, v string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.vars[k] = v
+}
+
+func (e *testEnv) LookupEnv(k string) (string, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	v, ok := e.vars[k]
+	return v, ok
+}
+
+func (e *testEnv) Getenv(k string) string {
+	v, _ := e.LookupEnv(k)
+	return v
+}
+
+func (e *testEnv) Environ() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var out []string
+	for k, v := range e.vars {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// factory is a Factory for this environment around ios.
+func (e *testEnv) factory(ios *output.IOStreams) *Factory {
+	return &Factory{
+		IOStreams: ios, LookupEnv: e.LookupEnv, Environ: e.Environ,
+		Getwd: func() (string, error) { return e.cwd, nil }, GOOS: "linux",
+	}
+}
+
+type runResult struct {
+	code        int
+	stdout, err string
+}
+
+// run runs mcpctl with args in this environment.
+func (e *testEnv) run(stdin string, args ...string) runResult {
+	e.t.Helper()
+	ios, in, out, errOut := output.Test()
+	in.WriteString(stdin)
+	code := Run(context.Background(), e.factory(ios), append([]string{"mcpctl"}, args...))
+	return runResult{code, out.String(), errOut.String()}
+}
+
+// runCommand runs args on an app of mcpctl's global flags and the one
+// command build makes (inside group, when not ""): a test builds it with
+// a run function of its own, which sees the options and reaches no server.
+func (e *testEnv) runCommand(group string, build func(*Factory) *cli.Command, args ...string) runResult {
+	e.t.Helper()
+	ios, _, out, errOut := output.Test()
+	f := e.factory(ios)
+	cmd := build(f)
+	if group != "" {
+		cmd = &cli.Command{Name: group, Subcommands: []*cli.Command{cmd}}
+	}
+	code := runApp(context.Background(), f, newApp(f, []*cli.Command{cmd}), append([]string{"mcpctl"}, args...))
+	return runResult{code, out.String(), errOut.String()}
+}
