@@ -10,7 +10,7 @@ import (
 
 type callOptions struct {
 	invocation
-	Method string
+	Method    string
 	Params    string // PARAMS-JSON, or - for stdin
 	HasParams bool   // PARAMS-JSON was given
 }

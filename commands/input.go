@@ -78,7 +78,7 @@ type inputHandler struct {
 	base     context.Context
 	deadline time.Time
 	timeout  time.Duration
-	progress *progressView // suspended while a prompt is on the screen
+	progress *progressView          // suspended while a prompt is on the screen
 	open     func(url string) error // the user's browser (Factory.openURL)
 }
 

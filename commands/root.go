@@ -146,7 +146,7 @@ func newApp(f *Factory, cmds []*cli.Command) *cli.App {
 		Action:         unknownCommand,
 		Before:         func(c *cli.Context) error { return applyEnv(c, f) },
 		Metadata:       map[string]any{configKey: newConfigLoader(f, ios.ErrOut), factoryKey: f},
-		Commands: cmds,
+		Commands:       cmds,
 	}
 	setUsageHandlers(app.Commands)
 	helpTemplates(app)

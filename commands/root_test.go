@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
 )
 
 // oneErrorLine checks that stderr is exactly one "mcpctl: " line.
