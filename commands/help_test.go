@@ -68,7 +68,7 @@ func TestExamples(t *testing.T) {
 				t.Errorf("%q does not run mcpctl", ex)
 				continue
 			}
-			argv := normalizeArgs(app, words[1:])
+			argv, _ := normalizeArgs(app, words[1:])
 			runs := (&completer{app: app}).parse(argv).command()
 			cmdPath, ok := cmds[runs]
 			if !ok || runs == "" {

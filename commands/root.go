@@ -86,8 +86,11 @@ func runApp(ctx context.Context, f *Factory, app *cli.App, args []string) int {
 // execute runs one command line on app: flags may go anywhere
 // (normalizeArgs).
 func execute(ctx context.Context, app *cli.App, args []string) error {
-	argv := append([]string{args[0]}, normalizeArgs(app, args[1:])...)
-	return app.RunContext(ctx, argv)
+	line, err := normalizeArgs(app, args[1:])
+	if err != nil {
+		return err
+	}
+	return app.RunContext(ctx, append([]string{args[0]}, line...))
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
