@@ -10,6 +10,7 @@ import (
 )
 
 func TestNormalizeArgs(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	app := NewApp(isolate(t).factory(ios))
 	tests := []struct {
@@ -74,6 +75,7 @@ func split(s string) []string {
 
 // The input slice is not modified.
 func TestNormalizeArgsKeepsInput(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	in := split("tools|call|echo|a=1|--url|u")
 	orig := append([]string(nil), in...)
@@ -84,6 +86,7 @@ func TestNormalizeArgsKeepsInput(t *testing.T) {
 }
 
 func TestFlagName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in     string
 		name   string

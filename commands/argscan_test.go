@@ -104,6 +104,7 @@ func readCompleted(app *cli.App, args []string) reading {
 // value, which normalizeArgs refuses (TestNormalizeArgsFlagWithoutValue)
 // and completion reads as the flag whose value is being typed.
 func TestNormalizeAndCompletionAgree(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	app := NewApp(isolate(t).factory(ios))
 	lines := []string{

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCompletionCommand(t *testing.T) {
+	t.Parallel()
 	for shell, marker := range map[string]string{
 		"bash": "complete -o default -F _mcpctl mcpctl", "zsh": "#compdef mcpctl",
 		"fish": "complete -c mcpctl", "powershell": "Register-ArgumentCompleter -Native -CommandName mcpctl",

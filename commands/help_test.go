@@ -31,6 +31,7 @@ func visibleCommands(app *cli.App) map[string][]*cli.Command {
 // TestExamples checks that every command has examples, and that each
 // example names its own command and only flags that exist there.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	app := NewApp(isolate(t).factory(ios))
 	cmds := visibleCommands(app)
@@ -96,6 +97,7 @@ func TestExamples(t *testing.T) {
 }
 
 func TestHelpTopics(t *testing.T) {
+	t.Parallel()
 	for _, topic := range []string{"items", "output", "config", "exit-codes", "environment"} {
 		e := isolate(t)
 		r := e.run("", "help", topic)
@@ -127,6 +129,7 @@ func TestHelpTopics(t *testing.T) {
 // Every command's --help ends with its examples. (Not `help --help`:
 // urfave shows the app's help for any command named help.)
 func TestHelpShowsExamples(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	for path := range visibleCommands(NewApp(isolate(t).factory(ios))) {
 		if path == "help" {

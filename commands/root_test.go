@@ -19,6 +19,7 @@ func oneErrorLine(t *testing.T, r runResult, prefix string) {
 }
 
 func TestRunNoServer(t *testing.T) {
+	t.Parallel()
 	e := isolate(t)
 	r := e.run("", "tools", "list")
 	if r.code != ExitUsage {
@@ -31,6 +32,7 @@ func TestRunNoServer(t *testing.T) {
 }
 
 func TestRunEnvironmentServer(t *testing.T) {
+	t.Parallel()
 	e := isolate(t)
 	e.Setenv("MCPCTL_URL", "ftp://from-the-environment")
 	r := e.run("", "tools", "list")
@@ -40,6 +42,7 @@ func TestRunEnvironmentServer(t *testing.T) {
 }
 
 func TestRunUsageErrors(t *testing.T) {
+	t.Parallel()
 	const url = "http://127.0.0.1:1/mcp" // never contacted: every case fails before
 	tests := []struct {
 		name   string
@@ -83,6 +86,7 @@ func TestRunUsageErrors(t *testing.T) {
 }
 
 func TestRunNoArgumentsShowsHelp(t *testing.T) {
+	t.Parallel()
 	e := isolate(t)
 	r := e.run("")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "EXIT CODES") || !strings.Contains(r.stdout, "tools") {
@@ -98,6 +102,7 @@ func TestRunNoArgumentsShowsHelp(t *testing.T) {
 //	prints the help of "tools" instead of "tools list" (no --cursor
 //	option shown).
 func TestRunHelpAfterSubcommand(t *testing.T) {
+	t.Parallel()
 	for _, flag := range []string{"--help", "-h"} {
 		e := isolate(t)
 		r := e.run("", "tools", "list", flag)
@@ -108,6 +113,7 @@ func TestRunHelpAfterSubcommand(t *testing.T) {
 }
 
 func TestRunDryRun(t *testing.T) {
+	t.Parallel()
 	e := isolate(t)
 	r := e.run("", "--url", "http://127.0.0.1:1/mcp", "tools", "call", "echo", "text=<hi>", "n:=1.50",
 		"-H", "Authorization: Bearer s3cr3t", "--dry-run")
@@ -193,6 +199,7 @@ func jsonField(obj json.RawMessage, key string) string {
 }
 
 func TestRunHTTP(t *testing.T) {
+	t.Parallel()
 	srv := newFakeServer(t)
 	tests := []struct {
 		name   string
@@ -248,6 +255,7 @@ func TestRunHTTP(t *testing.T) {
 }
 
 func TestRunStdio(t *testing.T) {
+	t.Parallel()
 	e := isolate(t)
 	server := `read l; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo"}]}}'`
 	r := e.run("", "--protocol-version", "2026-07-28", "--stdio", "sh -c '"+strings.ReplaceAll(server, "'", `'\''`)+"'", "tools", "list")

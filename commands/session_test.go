@@ -9,6 +9,7 @@ import (
 )
 
 func TestParseHeaders(t *testing.T) {
+	t.Parallel()
 	got, err := parseHeaders([]string{
 		"Authorization: Bearer abc",
 		"x-custom:   spaced value  ",
@@ -37,6 +38,7 @@ func TestParseHeaders(t *testing.T) {
 }
 
 func TestParseHeadersErrors(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{
 		"NoColon",
 		"",
@@ -90,6 +92,7 @@ func TestChildEnv(t *testing.T) {
 }
 
 func TestChildEnvErrors(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"NOEQUALS", "=value", ""} {
 		_, err := childEnv(isolate(t).Environ, []string{"OK=1", v})
 		var ue *UsageError

@@ -12,6 +12,7 @@ import (
 )
 
 func TestSplitLine(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string][]string{
 		"":                          {""},
 		"mcpctl ":                   {"mcpctl", ""},
@@ -76,6 +77,7 @@ func (e *testEnv) complete(shell string, args ...string) (string, []string) {
 }
 
 func TestShellComplete(t *testing.T) {
+	t.Parallel()
 	e := completeFixture(t)
 	for _, tc := range []struct {
 		line, directive string
@@ -132,6 +134,7 @@ func TestShellComplete(t *testing.T) {
 }
 
 func TestShellCompleteWords(t *testing.T) {
+	t.Parallel()
 	e := completeFixture(t)
 	// zsh and fish pass words; descriptions follow a tab, one line each.
 	_, got := e.complete("zsh", "-s", "weather", "tools", "call", "")

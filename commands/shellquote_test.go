@@ -35,6 +35,7 @@ func hostileFixture(t *testing.T) *testEnv {
 }
 
 func TestCompleteQuotesForBash(t *testing.T) {
+	t.Parallel()
 	e := hostileFixture(t)
 	const call = "mcpctl -s evil tools call "
 	for _, tc := range []struct {
@@ -87,6 +88,7 @@ func TestCompleteQuotesForBash(t *testing.T) {
 // they are, with descriptions sanitised; never a name with a control
 // character.
 func TestCompleteDropsControlNames(t *testing.T) {
+	t.Parallel()
 	e := hostileFixture(t)
 	for _, shell := range []string{"zsh", "fish"} {
 		_, got := e.complete(shell, "-s", "evil", "tools", "call", "")
@@ -107,6 +109,7 @@ func TestCompleteDropsControlNames(t *testing.T) {
 // it as one literal word, single-quoted with every kind of single quote
 // PowerShell knows doubled, then the name to show, then the description.
 func TestCompletePowerShellQuotes(t *testing.T) {
+	t.Parallel()
 	e := hostileFixture(t)
 	_, got := e.complete("powershell", "mcpctl -s evil tools call ")
 	var names []string
@@ -162,6 +165,7 @@ func powershellUnquote(s string) (string, bool) {
 // word-splits or globs it, PowerShell passes the quoted text as the
 // completion text.
 func TestCompletionScriptsInsertVerbatim(t *testing.T) {
+	t.Parallel()
 	for shell, lines := range map[string][]string{
 		"bash":       {`reply=$(MCPCTL_COMP_WORDBREAKS="$COMP_WORDBREAKS" "${COMP_WORDS[0]}" __complete bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null) || return`, `mapfile -t out <<< "$reply"`, `COMPREPLY=("${out[@]:1}")`},
 		"zsh":        {`compadd -l "${opts[@]}" -d descs -a vals`},
