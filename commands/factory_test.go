@@ -4,7 +4,9 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 
@@ -101,4 +103,51 @@ func (e *testEnv) runCommand(group string, build func(*Factory) *cli.Command, ar
 	}
 	code := runApp(context.Background(), f, newApp(f, []*cli.Command{cmd}), append([]string{"mcpctl"}, args...))
 	return runResult{code, out.String(), errOut.String()}
+}
+
+// forget drops what urfave parsed, so that options compare as values;
+// it reports whether the action had set both.
+func (in *invocation) forget() bool {
+	ok := in.f != nil && in.c != nil
+	*in = invocation{}
+	return ok
+}
+
+// flagCase is a command line and the options it means, or (want nil) the
+// usage error it is: exit 2, one line starting "mcpctl: " + err.
+type flagCase[O any] struct {
+	args []string
+	want *O
+	err  string
+}
+
+// checkFlags runs each case through the command newCmd builds, with a run
+// function that only keeps the options: no server, no environment but
+// the test's own.
+func checkFlags[O any](t *testing.T, group string, newCmd func(*Factory, func(*O) error) *cli.Command, cases []flagCase[O]) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
+			var got *O
+			r := isolate(t).runCommand(group, func(f *Factory) *cli.Command {
+				return newCmd(f, func(o *O) error { got = o; return nil })
+			}, tc.args...)
+			if tc.want == nil {
+				if got != nil || r.code != ExitUsage || !strings.HasPrefix(r.err, "mcpctl: "+tc.err) || strings.Count(r.err, "\n") != 1 {
+					t.Errorf("exit %d, stderr %q, options %+v; want exit 2 and one line starting %q", r.code, r.err, got, "mcpctl: "+tc.err)
+				}
+				return
+			}
+			if r.code != ExitOK || got == nil {
+				t.Fatalf("exit %d, stderr %q; want the options", r.code, r.err)
+			}
+			if !any(got).(interface{ forget() bool }).forget() {
+				t.Error("the options carry no invocation")
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("options\n got %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
 }

@@ -114,7 +114,7 @@ func NewApp(f *Factory) *cli.App {
 		newCmdCompletion(f, nil),
 		newCmdMan(f, nil),
 		newCmdHelp(f, nil),
-		shellCompleteCommand(f),
+		newCmdShellComplete(f, nil),
 	})
 }
 

@@ -43,47 +43,62 @@ import (
 
 var completionShells = []string{"bash", "zsh", "fish", "powershell"}
 
-func shellCompleteCommand(f *Factory) *cli.Command {
-	ios := f.IOStreams
+// shellCompleteOptions are a line to complete as a shell gave it.
+type shellCompleteOptions struct {
+	invocation
+	Shell string
+	Words []string // the words after "mcpctl", the last one being typed
+	Typed lineScan // bash and PowerShell: the line as typed, quotes and all
+}
+
+func newCmdShellComplete(f *Factory, runF func(*shellCompleteOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:            "__complete",
 		Usage:           "print completion candidates for a command line (the completion scripts call it)",
 		Hidden:          true,
 		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
-			if len(args) > 0 && args[0] == "--" {
-				args = args[1:]
-			}
-			if len(args) == 0 || !contains(completionShells, args[0]) {
-				return usagef("usage: mcpctl __complete %s -- LINE|WORDS…", strings.Join(completionShells, "|"))
-			}
-			shell, rest := args[0], args[1:]
-			if len(rest) > 0 && rest[0] == "--" {
-				rest = rest[1:]
-			}
-			var words []string
-			var typed lineScan
-			switch shell {
-			case "bash", "powershell":
-				if len(rest) > 0 {
-					typed = scanLine(strings.Join(rest, " "))
-					words = typed.words[1:] // the program's own name
-				}
-			default:
-				for _, w := range rest {
-					words = append(words, unquoteWord(w))
-				}
-			}
-			if len(words) == 0 {
-				words = []string{""}
-			}
-			comp := &completer{app: c.App, configs: newConfigLoader(f, nil), getenv: f.Getenv}
-			res := comp.complete(words)
-			writeCandidates(ios.Out, shell, words[len(words)-1], typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
-			return nil
-		},
+		Action:          actionOf(parseShellComplete(f), runF, runShellComplete),
 	}
+}
+
+func parseShellComplete(f *Factory) func(*cli.Context) (*shellCompleteOptions, error) {
+	return func(c *cli.Context) (*shellCompleteOptions, error) {
+		args := c.Args().Slice()
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || !contains(completionShells, args[0]) {
+			return nil, usagef("usage: mcpctl __complete %s -- LINE|WORDS…", strings.Join(completionShells, "|"))
+		}
+		o := &shellCompleteOptions{invocation: invoked(f, c), Shell: args[0]}
+		rest := args[1:]
+		if len(rest) > 0 && rest[0] == "--" {
+			rest = rest[1:]
+		}
+		switch o.Shell {
+		case "bash", "powershell":
+			if len(rest) > 0 {
+				o.Typed = scanLine(strings.Join(rest, " "))
+				o.Words = o.Typed.words[1:] // the program's own name
+			}
+		default:
+			for _, w := range rest {
+				o.Words = append(o.Words, unquoteWord(w))
+			}
+		}
+		if len(o.Words) == 0 {
+			o.Words = []string{""}
+		}
+		return o, nil
+	}
+}
+
+func runShellComplete(o *shellCompleteOptions) error {
+	f := o.f
+	comp := &completer{app: o.c.App, configs: newConfigLoader(f, nil), getenv: f.Getenv}
+	res := comp.complete(o.Words)
+	writeCandidates(f.IOStreams.Out, o.Shell, o.Words[len(o.Words)-1], o.Typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
+	return nil
 }
 
 type candidate struct{ value, desc string }
