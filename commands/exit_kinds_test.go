@@ -37,7 +37,9 @@ type errorKind struct {
 func mustErr(_ any, err error) error { return err }
 
 func errorKinds() []errorKind {
-	tool := func(schema string) json.RawMessage { return json.RawMessage(`{"name":"t","inputSchema":` + schema + `}`) }
+	tool := func(schema string) json.RawMessage {
+		return json.RawMessage(`{"name":"t","inputSchema":` + schema + `}`)
+	}
 	deep := strings.Repeat(`{"items":`, 70) + `{}` + strings.Repeat(`}`, 70)
 	return []errorKind{
 		// commands
