@@ -205,35 +205,41 @@ func declaredErrors(t *testing.T) []string {
 	}
 	fset := token.NewFileSet()
 	for _, dir := range dirs {
-		pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+		files, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, pkg := range pkgs {
-			for _, file := range pkg.Files {
-				for _, decl := range file.Decls {
-					gd, ok := decl.(*ast.GenDecl)
-					if !ok {
-						continue
-					}
-					for _, spec := range gd.Specs {
-						var names []string
-						switch s := spec.(type) {
-						case *ast.TypeSpec:
-							if strings.HasSuffix(s.Name.Name, "Error") {
-								names = append(names, s.Name.Name)
-							}
-						case *ast.ValueSpec:
-							for _, n := range s.Names {
-								if strings.HasPrefix(n.Name, "Err") && gd.Tok == token.VAR {
-									names = append(names, n.Name)
-								}
+		for _, path := range files {
+			if strings.HasSuffix(path, "_test.go") {
+				continue
+			}
+			file, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := file.Name.Name
+			for _, decl := range file.Decls {
+				gd, ok := decl.(*ast.GenDecl)
+				if !ok {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					var names []string
+					switch s := spec.(type) {
+					case *ast.TypeSpec:
+						if strings.HasSuffix(s.Name.Name, "Error") {
+							names = append(names, s.Name.Name)
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							if strings.HasPrefix(n.Name, "Err") && gd.Tok == token.VAR {
+								names = append(names, n.Name)
 							}
 						}
-						for _, n := range names {
-							if ast.IsExported(n) || name == "commands" {
-								out = append(out, name+"."+n)
-							}
+					}
+					for _, n := range names {
+						if ast.IsExported(n) || name == "commands" {
+							out = append(out, name+"."+n)
 						}
 					}
 				}
