@@ -1,6 +1,15 @@
 // Package commands is mcpctl's command-line surface: flags, request items
 // and one file per command group. It turns argv into calls on package
 // client and hands the raw results to package output.
+//
+// Main builds the process's Factory (streams, environment, working
+// directory) and Run runs one command line with it. Each command is made
+// by a constructor newCmdX(f, runF) (action.go): its action parses flags
+// and arguments into an options struct and calls runF, which a test
+// replaces, or the real runX, which opens a session (session.go) when it
+// needs a server. A new command gets a constructor and a run function in
+// its group's file and a line in NewApp (or its group's Subcommands), and
+// a table of its flags in the group's _test.go (checkFlags).
 package commands
 
 import (

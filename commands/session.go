@@ -111,9 +111,6 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 			if s.oauth, err = s.oauthManager(c, ep.url); err != nil {
 				return nil, err
 			}
-			// Private results are kept apart from those of other credentials
-			// (the token itself changes, and never reaches the disk).
-			s.credentialID = client.HashCredential("oauth", ep.url)
 		}
 	} else if !s.dryRun {
 		// mcpctl is a short-lived command, so it may adopt the orphans of
@@ -224,6 +221,12 @@ func resolveSettings(c *cli.Context, f *Factory, ep *endpoint) (*connSettings, e
 		}
 		if err := bearer(c, st.header); err != nil {
 			return nil, err
+		}
+		if _, fixed := st.header["Authorization"]; !fixed {
+			// OAuth: private results are kept apart from those of other
+			// credentials (the token itself changes, and never reaches the
+			// disk).
+			st.credentialID = client.HashCredential("oauth", ep.url)
 		}
 		return st, nil
 	}
