@@ -9,6 +9,7 @@ package commands
 // variables.
 
 import (
+	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -70,15 +71,16 @@ func applyEnv(c *cli.Context, f *Factory) error {
 			if !ok {
 				continue
 			}
-			var kind string
+			kind := ""
 			var err error
 			switch fl.(type) {
 			case *cli.BoolFlag:
+				// The flag parses it (strconv's rules: true, false, 1, 0, …),
+				// as urfave did: no typer of ours (TestOneOfEach).
 				kind = "bool"
 				if val == "" {
 					val = "false"
 				}
-				_, err = strconv.ParseBool(val)
 			case *cli.DurationFlag:
 				kind = "duration"
 				_, err = time.ParseDuration(val)
@@ -89,11 +91,14 @@ func applyEnv(c *cli.Context, f *Factory) error {
 			if val == "" && (kind == "duration" || kind == "int") {
 				break
 			}
+			if err == nil {
+				err = c.Set(name, val)
+				if err != nil && kind == "bool" {
+					err = errors.New("use true or false")
+				}
+			}
 			if err != nil {
 				return usagef("could not parse %q as %s value from environment variable %q for flag %s: %v; see 'mcpctl --help'", val, kind, ev, name, err)
-			}
-			if err := c.Set(name, val); err != nil {
-				return usagef("environment variable %q for flag %s: %v; see 'mcpctl --help'", ev, name, err)
 			}
 			break
 		}

@@ -57,7 +57,7 @@ type connSettings struct {
 	maxMessage   int                 // --max-message-size, which bounds a listing's pages together too
 	header       map[string][]string // HTTP: -H, the named server's headers, --bearer
 	insecure     bool
-	childEnv     []string // stdio: ours with --env, nil to inherit
+	childEnv     []string // stdio: the factory's environment with --env
 	serverStderr string   // --server-stderr
 	trace        bool
 	dryRun       bool
@@ -232,6 +232,10 @@ func resolveSettings(c *cli.Context, f *Factory, ep *endpoint) (*connSettings, e
 	}
 	if st.childEnv, err = childEnv(f.Environ, ep.env); err != nil {
 		return nil, err
+	}
+	if st.childEnv == nil {
+		// The factory's environment, which is the process's but in tests.
+		st.childEnv = f.Environ()
 	}
 	st.serverStderr = c.String("server-stderr")
 	st.target = ep.stdio

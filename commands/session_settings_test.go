@@ -136,3 +136,25 @@ func TestSessionSettingsResolvedOnce(t *testing.T) {
 		t.Errorf("stdio settings %+v", st)
 	}
 }
+
+// A stdio server gets the factory's environment, not the process's, with
+// --env on top.
+func TestStdioServerEnvironmentFromFactory(t *testing.T) {
+	t.Parallel()
+	e := isolate(t)
+	e.Setenv("MCPCTL_TEST_FROM_FACTORY", "factory")
+	server := `read l; printf '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"%s-%s"}]}}\n' "$MCPCTL_TEST_FROM_FACTORY" "$MCPCTL_TEST_FROM_FLAG"`
+	for _, tc := range []struct {
+		extra []string
+		want  string
+	}{
+		{nil, `"name":"factory-"`},
+		{[]string{"--env", "MCPCTL_TEST_FROM_FLAG=flag"}, `"name":"factory-flag"`},
+	} {
+		args := append([]string{"--protocol-version", client.LatestVersion, "--stdio", "sh -c '" + strings.ReplaceAll(server, "'", `'\''`) + "'", "tools", "list"}, tc.extra...)
+		r := e.run("", args...)
+		if r.code != ExitOK || !strings.Contains(r.stdout, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %s", tc.extra, r.code, r.stdout, r.err, tc.want)
+		}
+	}
+}
