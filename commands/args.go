@@ -15,34 +15,56 @@ import (
 //
 // Unknown flags stay with the command, where urfave reports them. A "--"
 // written by the user ends flag processing as usual. A bare server name
-// becomes --server NAME.
-func normalizeArgs(app *cli.App, args []string) []string {
+// becomes --server NAME. A line that ends in a flag that takes a value is
+// a usage error: moved to the front, the flag would take the command's
+// name for its value (`tools list --url` ran `--url tools list`).
+func normalizeArgs(app *cli.App, args []string) ([]string, error) {
 	if len(args) == 0 {
-		return args
+		return args, nil
 	}
 	l := scanArgs(app, args, false)
+	if l.pending != nil {
+		help := "mcpctl"
+		for _, c := range l.path {
+			help += " " + c.Name
+		}
+		return nil, usagef("%s needs a value: write %s %s; see '%s --help'", l.pendingWord, l.pendingWord, flagPlaceholder(l.pending), help)
+	}
 	out := append([]string(nil), l.front...)
 	out = append(out, l.pathWords...)
 	out = append(out, l.local...)
 	if len(l.positional) > 0 {
 		out = append(append(out, "--"), l.positional...)
 	}
-	return out
+	return out, nil
+}
+
+// flagPlaceholder is what a flag's value is called in its help (URL,
+// DURATION, …), or VALUE.
+func flagPlaceholder(f cli.Flag) string {
+	if df, ok := f.(cli.DocGenerationFlag); ok {
+		if u := df.GetUsage(); strings.Count(u, "`") >= 2 {
+			p := u[strings.IndexByte(u, '`')+1:]
+			return p[:strings.IndexByte(p, '`')]
+		}
+	}
+	return "VALUE"
 }
 
 // argLine is a command line as mcpctl reads it. Flag normalisation (what
 // runs) and completion (what TAB offers) both read lines with scanArgs, so
 // that they never disagree about which word is what.
 type argLine struct {
-	front      []string       // global flags with their values, and --server NAME for a bare name
-	path       []*cli.Command // the command words
-	pathWords  []string       // the command words as written (a name or an alias)
-	local      []string       // the command's flags (and unknown ones) with their values
-	positional []string
-	dashdash   bool                // the user wrote --
-	bare       string              // a server name written before the command
-	values     map[string][]string // every flag that takes a value (first name) → its values
-	pending    cli.Flag            // the line ends in this flag, its value not written yet
+	front       []string       // global flags with their values, and --server NAME for a bare name
+	path        []*cli.Command // the command words
+	pathWords   []string       // the command words as written (a name or an alias)
+	local       []string       // the command's flags (and unknown ones) with their values
+	positional  []string
+	dashdash    bool                // the user wrote --
+	bare        string              // a server name written before the command
+	values      map[string][]string // every flag that takes a value (first name) → its values
+	pending     cli.Flag            // the line ends in this flag, its value not written yet
+	pendingWord string              // that flag as written (-s, --url)
 }
 
 // scanArgs reads args with mcpctl's rules:
@@ -100,7 +122,7 @@ func scanArgs(app *cli.App, args []string, partial bool) *argLine {
 				l.values[key] = append(l.values[key], args[i+1])
 				i++
 			default:
-				l.pending = f
+				l.pending, l.pendingWord = f, a
 			}
 			continue
 		}

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -9,8 +10,9 @@ import (
 )
 
 func TestNormalizeArgs(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
-	app := NewApp(ios)
+	app := NewApp(isolate(t).factory(ios))
 	tests := []struct {
 		name string
 		in   string // split on "|"
@@ -45,7 +47,6 @@ func TestNormalizeArgs(t *testing.T) {
 		{"dash alone then flags", "tools|call|echo|--json|-|--url|u", "--url|u|tools|call|--json|-|--|echo"},
 		{"command words after a positional are positional", "tools|call|list|call", "tools|call|--|list|call"},
 		{"unknown command is positional", "bogus|--url|u", "--url|u|--|bogus"},
-		{"aliased global value flag at the end", "tools|list|--url", "--url|tools|list"},
 		{"bare server name before a command", "weather|tools|list", "--server|weather|tools|list"},
 		{"bare server name after global flags", "-o|json|weather|tools|call|x", "-o|json|--server|weather|tools|call|--|x"},
 		{"flags between a bare name and its command", "weather|--timeout|5s|discover", "--server|weather|--timeout|5s|discover"},
@@ -54,7 +55,10 @@ func TestNormalizeArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := normalizeArgs(app, split(tc.in))
+			got, err := normalizeArgs(app, split(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
 			if want := split(tc.want); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
 				t.Errorf("normalizeArgs(%q)\n got %q\nwant %q", split(tc.in), got, want)
 			}
@@ -71,16 +75,18 @@ func split(s string) []string {
 
 // The input slice is not modified.
 func TestNormalizeArgsKeepsInput(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	in := split("tools|call|echo|a=1|--url|u")
 	orig := append([]string(nil), in...)
-	_ = normalizeArgs(NewApp(ios), in)
+	_, _ = normalizeArgs(NewApp(isolate(t).factory(ios)), in)
 	if !reflect.DeepEqual(in, orig) {
 		t.Errorf("input changed to %q", in)
 	}
 }
 
 func TestFlagName(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in     string
 		name   string
@@ -96,6 +102,29 @@ func TestFlagName(t *testing.T) {
 		name, inline := flagName(tc.in)
 		if name != tc.name || inline != tc.inline {
 			t.Errorf("flagName(%q) = %q, %v; want %q, %v", tc.in, name, inline, tc.name, tc.inline)
+		}
+	}
+}
+
+// A line that ends in a flag that takes a value is refused, naming the
+// flag; it used to be moved to the front and take the command's name as
+// its value ("tools|list|--url" became "--url|tools|list": --url tools).
+func TestNormalizeArgsFlagWithoutValue(t *testing.T) {
+	t.Parallel()
+	ios, _, _, _ := output.Test()
+	app := NewApp(isolate(t).factory(ios))
+	for _, tc := range []struct{ in, want string }{
+		{"tools|list|--url", "--url needs a value: write --url URL; see 'mcpctl tools list --help'"},
+		{"tools|list|-s", "-s needs a value: write -s NAME; see 'mcpctl tools list --help'"},
+		{"--stdio", "--stdio needs a value: write --stdio 'CMD ARGS…'; see 'mcpctl --help'"},
+		{"tools|call|echo|--timeout", "--timeout needs a value: write --timeout DURATION; see 'mcpctl tools call --help'"},
+		{"tools|call|echo|--json", "--json needs a value: write --json '{…}'; see 'mcpctl tools call --help'"},
+		{"ping|-H", "-H needs a value: write -H 'Name: value'; see 'mcpctl ping --help'"},
+	} {
+		got, err := normalizeArgs(app, split(tc.in))
+		var ue *UsageError
+		if !errors.As(err, &ue) || ue.Msg != tc.want {
+			t.Errorf("normalizeArgs(%q) = %q, %v; want the usage error %q", split(tc.in), got, err, tc.want)
 		}
 	}
 }

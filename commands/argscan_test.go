@@ -100,12 +100,13 @@ func readCompleted(app *cli.App, args []string) reading {
 // command line alike: same server, command, flag values and positionals.
 // Two kinds of unfinished line are left out, where the two differ on
 // purpose: one that ends in a bare word (completion takes it for a server
-// name, the command still to come) and one that ends in a global flag
-// wanting a value (normalizeArgs moves the flag to the front, as
-// TestNormalizeArgs pins, so urfave takes the command word for its value).
+// name, the command still to come) and one that ends in a flag wanting a
+// value, which normalizeArgs refuses (TestNormalizeArgsFlagWithoutValue)
+// and completion reads as the flag whose value is being typed.
 func TestNormalizeAndCompletionAgree(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
-	app := NewApp(ios)
+	app := NewApp(isolate(t).factory(ios))
 	lines := []string{
 		"tools|list",
 		"-s|weather|tools|list",
@@ -143,7 +144,14 @@ func TestNormalizeAndCompletionAgree(t *testing.T) {
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {
 			args := split(line)
-			norm := readNormalized(app, normalizeArgs(app, args))
+			line, err := normalizeArgs(app, args)
+			if err != nil {
+				if scanArgs(app, args, true).pending == nil {
+					t.Errorf("normalizeArgs refuses %q (%v), which completion reads as finished", args, err)
+				}
+				return
+			}
+			norm := readNormalized(app, line)
 			comp := readCompleted(app, args)
 			if !reflect.DeepEqual(norm, comp) {
 				t.Errorf("%q\nnormalizeArgs reads %+v\n    completer reads %+v", args, norm, comp)

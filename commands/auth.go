@@ -12,7 +12,7 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func authCommand(ios *output.IOStreams) *cli.Command {
+func authCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "auth",
 		Usage: "log in to a server with OAuth, and manage the stored tokens",
@@ -23,78 +23,69 @@ func authCommand(ios *output.IOStreams) *cli.Command {
 			"Authorization servers must use https (plain http only on localhost, 127.0.0.0/8 or ::1) and,\n" +
 			"for a login in a browser, PKCE with S256; others are refused (exit 5) before anything is sent.",
 		Subcommands: []*cli.Command{
-			{
-				Name:      "login",
-				Usage:     "authorize mcpctl now (discovery, client registration, the browser, the token)",
-				ArgsUsage: " ",
-				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
-					if err := m.Login(c.Context); err != nil {
-						return err
-					}
-					st, _ := m.Stored()
-					fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
-					return nil
-				}),
-			},
-			{
-				Name:      "status",
-				Usage:     "show the stored authorization for the server (never the token)",
-				ArgsUsage: " ",
-				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
-					st, ok := m.Stored()
-					if !ok {
-						return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
-					}
-					return s.print(c.Context, output.KindGeneric, statusJSON(s.target, st))
-				}),
-			},
-			{
-				Name:      "logout",
-				Usage:     "forget the server's tokens",
-				ArgsUsage: " ",
-				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
-					if m.Logout() {
-						fmt.Fprintf(s.ios.ErrOut, "mcpctl: forgot the tokens for %s\n", output.SanitizeLine(s.target))
-					} else {
-						fmt.Fprintf(s.ios.ErrOut, "mcpctl: no tokens stored for %s\n", output.SanitizeLine(s.target))
-					}
-					return nil
-				}),
-			},
-			{
-				Name:      "token",
-				Usage:     "print the access token (refreshed if it has expired), for use with other tools",
-				ArgsUsage: " ",
-				Action: withAuth(ios, func(c *cli.Context, s *session, m *oauth.Manager) error {
-					h, err := m.Authorization(c.Context)
-					if err != nil {
-						return err
-					}
-					if h == "" {
-						return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
-					}
-					fmt.Fprintln(s.ios.Out, strings.TrimPrefix(h, "Bearer "))
-					return nil
-				}),
-			},
+			newCmdAuth(f, nil, "login", "authorize mcpctl now (discovery, client registration, the browser, the token)", runAuthLogin),
+			newCmdAuth(f, nil, "status", "show the stored authorization for the server (never the token)", runAuthStatus),
+			newCmdAuth(f, nil, "logout", "forget the server's tokens", runAuthLogout),
+			newCmdAuth(f, nil, "token", "print the access token (refreshed if it has expired), for use with other tools", runAuthToken),
 		},
 	}
 }
 
-// withAuth runs an auth subcommand with the session's OAuth manager.
-func withAuth(ios *output.IOStreams, fn func(*cli.Context, *session, *oauth.Manager) error) cli.ActionFunc {
-	return withSession(ios, func(c *cli.Context, s *session) error {
-		if err := needArgs(c, 0, 0, ""); err != nil {
-			return err
-		}
-		if !s.http {
-			return usagef("auth works with HTTP servers: pass --url URL")
-		}
-		if s.oauth == nil {
-			return usagef("auth manages OAuth logins; --bearer and -H 'Authorization: …' need none")
-		}
-		return fn(c, s, s.oauth)
-	})
+// newCmdAuth is an auth subcommand: it runs with the session's OAuth
+// manager.
+func newCmdAuth(f *Factory, runF func(*noOptions) error, name, usage string, run func(*noOptions, *session, *oauth.Manager) error) *cli.Command {
+	return &cli.Command{
+		Name: name, Usage: usage, ArgsUsage: " ",
+		Action: actionOf(parseNone(f), runF, func(o *noOptions) error {
+			return o.withSession(func(s *session) error {
+				if !s.http {
+					return usagef("auth works with HTTP servers: pass --url URL")
+				}
+				if s.oauth == nil {
+					return usagef("auth manages OAuth logins; --bearer and -H 'Authorization: …' need none")
+				}
+				return run(o, s, s.oauth)
+			})
+		}),
+	}
+}
+
+func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
+	if err := m.Login(o.ctx()); err != nil {
+		return err
+	}
+	st, _ := m.Stored()
+	fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
+	return nil
+}
+
+func runAuthStatus(o *noOptions, s *session, m *oauth.Manager) error {
+	st, ok := m.Stored()
+	if !ok {
+		return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
+	}
+	return s.print(o.ctx(), output.KindGeneric, statusJSON(s.target, st))
+}
+
+func runAuthLogout(_ *noOptions, s *session, m *oauth.Manager) error {
+	if m.Logout() {
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: forgot the tokens for %s\n", output.SanitizeLine(s.target))
+	} else {
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: no tokens stored for %s\n", output.SanitizeLine(s.target))
+	}
+	return nil
+}
+
+func runAuthToken(o *noOptions, s *session, m *oauth.Manager) error {
+	h, err := m.Authorization(o.ctx())
+	if err != nil {
+		return err
+	}
+	if h == "" {
+		return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
+	}
+	fmt.Fprintln(s.ios.Out, strings.TrimPrefix(h, "Bearer "))
+	return nil
 }
 
 func statusJSON(server string, st *oauth.Status) json.RawMessage {

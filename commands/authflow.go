@@ -38,35 +38,34 @@ func authFlags() []cli.Flag {
 }
 
 // oauthDir is where tokens and client registrations are kept.
-func oauthDir() (string, error) {
-	d, err := stateDir()
+func (f *Factory) oauthDir() (string, error) {
+	d, err := f.stateDir()
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(d, "oauth"), nil
 }
 
-// authorization sets up credentials for an HTTP session: a fixed header,
-// or an OAuth manager (returned, nil otherwise).
-func (s *session) authorization(c *cli.Context, url string, header map[string][]string) (*oauth.Manager, error) {
-	if b := c.String("bearer"); b != "" {
-		if _, ok := header["Authorization"]; ok {
-			return nil, usagef("both --bearer and -H 'Authorization: …' given: pass only one")
-		}
-		if strings.ContainsAny(b, "\r\n") {
-			return nil, usagef("invalid --bearer: the token contains a line break")
-		}
-		header["Authorization"] = []string{"Bearer " + b}
-		return nil, nil
+// bearer puts --bearer into an HTTP session's headers.
+func bearer(c *cli.Context, header map[string][]string) error {
+	b := c.String("bearer")
+	if b == "" {
+		return nil
 	}
 	if _, ok := header["Authorization"]; ok {
-		return nil, nil
+		return usagef("both --bearer and -H 'Authorization: …' given: pass only one")
 	}
-	return s.oauthManager(c, url)
+	if strings.ContainsAny(b, "\r\n") {
+		return usagef("invalid --bearer: the token contains a line break")
+	}
+	header["Authorization"] = []string{"Bearer " + b}
+	return nil
 }
 
+// oauthManager logs in to an HTTP server that sends no fixed credential
+// (--bearer, -H 'Authorization: …').
 func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, error) {
-	dir, err := oauthDir()
+	dir, err := s.f.oauthDir()
 	if err != nil {
 		return nil, err
 	}
@@ -137,8 +136,8 @@ func (s *session) browser(c *cli.Context) oauth.Browser {
 	case c.Bool("no-browser"):
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: --no-browser: after authorizing, paste the address the browser was sent to here")
 		l.Paste = s.ios.In
-	case os.Getenv("BROWSER") != "", s.ios.IsStderrTTY():
-		l.Open = openURL
+	case s.f.Getenv("BROWSER") != "", s.ios.IsStderrTTY():
+		l.Open = s.f.openURL
 	default:
 		return nil
 	}
@@ -147,19 +146,19 @@ func (s *session) browser(c *cli.Context) oauth.Browser {
 
 // openURL opens a URL in the user's browser, for a login and for a URL
 // elicitation alike: $BROWSER if set, else the platform's opener.
-func openURL(u string) error {
-	if os.Getenv("BROWSER") != "" {
-		return openWithBrowserEnv(u)
+func (f *Factory) openURL(u string) error {
+	if b := f.Getenv("BROWSER"); b != "" {
+		return openWithBrowserEnv(b, u)
 	}
 	return openBrowser(u)
 }
 
 // openWithBrowserEnv runs $BROWSER with the URL: in place of %s if it has
 // one, else as its last argument.
-func openWithBrowserEnv(u string) error {
-	argv, err := shellquote.Split(os.Getenv("BROWSER"))
+func openWithBrowserEnv(browser, u string) error {
+	argv, err := shellquote.Split(browser)
 	if err != nil || len(argv) == 0 {
-		return fmt.Errorf("cannot split $BROWSER %q", os.Getenv("BROWSER"))
+		return fmt.Errorf("cannot split $BROWSER %q", browser)
 	}
 	replaced := false
 	for i, a := range argv {

@@ -15,19 +15,19 @@ import (
 )
 
 // cacheDir is where cacheable results live (config.Dirs).
-func cacheDir() (string, error) { return machineDirs().CacheDir() }
+func (f *Factory) cacheDir() (string, error) { return f.Dirs().CacheDir() }
 
 // eraDir is where the servers' eras are remembered, beside the results.
-func eraDir() (string, error) {
-	dir, err := cacheDir()
+func (f *Factory) eraDir() (string, error) {
+	dir, err := f.cacheDir()
 	if err != nil {
 		return "", err
 	}
 	return filepath.Join(dir, "eras"), nil
 }
 
-func openCache() (*client.Cache, error) {
-	dir, err := cacheDir()
+func (f *Factory) openCache() (*client.Cache, error) {
+	dir, err := f.cacheDir()
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +84,7 @@ func credentialID(header map[string][]string) string {
 	return client.HashCredential(parts...)
 }
 
-func cacheCommand(ios *output.IOStreams) *cli.Command {
+func cacheCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "cache",
 		Usage: "show or empty the cache of results (ttlMs / cacheScope)",
@@ -93,51 +93,67 @@ func cacheCommand(ios *output.IOStreams) *cli.Command {
 			"The cache lives in $MCPCTL_CACHE_DIR, else $XDG_CACHE_HOME/mcpctl/results. Legacy servers give\n" +
 			"no ttlMs: their results are cached only with --cache-ttl. Each server's era (modern or\n" +
 			"legacy, found by the first contact) is remembered in its eras/ folder; clear forgets both.",
-		Subcommands: []*cli.Command{
-			{
-				Name:      "list",
-				Usage:     "list cached results with their age and TTL",
-				ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					render, err := renderOptions(c, ios)
-					if err != nil {
-						return err
-					}
-					cache, err := openCache()
-					if err != nil {
-						return err
-					}
-					entries, err := cache.List()
-					if err != nil {
-						return fmt.Errorf("reading the cache: %w", err)
-					}
-					return output.Render(c.Context, ios, render, output.KindCacheList, cacheListing(entries, time.Now()))
-				},
-			},
-			{
-				Name:      "clear",
-				Usage:     "remove every cached result and remembered server era",
-				ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					cache, err := openCache()
-					if err != nil {
-						return err
-					}
-					n, err := cache.Clear()
-					if err != nil {
-						return fmt.Errorf("clearing the cache: %w", err)
-					}
-					dir, _ := eraDir()
-					eras, err := (&client.FileEraStore{Dir: dir}).Clear()
-					if err != nil {
-						return fmt.Errorf("clearing the remembered eras: %w", err)
-					}
-					fmt.Fprintf(ios.ErrOut, "mcpctl: removed %d cached results and %d remembered server eras from %s\n", n, eras, cache.Dir)
-					return nil
-				},
-			},
-		},
+		Subcommands: []*cli.Command{newCmdCacheList(f, nil), newCmdCacheClear(f, nil)},
 	}
+}
+
+// parseAny takes no options and, as the commands it parses for always
+// have, ignores arguments.
+func parseAny(f *Factory) func(*cli.Context) (*noOptions, error) {
+	return func(c *cli.Context) (*noOptions, error) { return &noOptions{invoked(f, c)}, nil }
+}
+
+func newCmdCacheList(f *Factory, runF func(*noOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list cached results with their age and TTL",
+		ArgsUsage: " ",
+		Action:    actionOf(parseAny(f), runF, runCacheList),
+	}
+}
+
+func runCacheList(o *noOptions) error {
+	ios := o.f.IOStreams
+	render, err := renderOptions(o.c, ios)
+	if err != nil {
+		return err
+	}
+	cache, err := o.f.openCache()
+	if err != nil {
+		return err
+	}
+	entries, err := cache.List()
+	if err != nil {
+		return fmt.Errorf("reading the cache: %w", err)
+	}
+	return output.Render(o.ctx(), ios, render, output.KindCacheList, cacheListing(entries, time.Now()))
+}
+
+func newCmdCacheClear(f *Factory, runF func(*noOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "clear",
+		Usage:     "remove every cached result and remembered server era",
+		ArgsUsage: " ",
+		Action:    actionOf(parseAny(f), runF, runCacheClear),
+	}
+}
+
+func runCacheClear(o *noOptions) error {
+	cache, err := o.f.openCache()
+	if err != nil {
+		return err
+	}
+	n, err := cache.Clear()
+	if err != nil {
+		return fmt.Errorf("clearing the cache: %w", err)
+	}
+	dir, _ := o.f.eraDir()
+	eras, err := (&client.FileEraStore{Dir: dir}).Clear()
+	if err != nil {
+		return fmt.Errorf("clearing the remembered eras: %w", err)
+	}
+	fmt.Fprintf(o.f.IOStreams.ErrOut, "mcpctl: removed %d cached results and %d remembered server eras from %s\n", n, eras, cache.Dir)
+	return nil
 }
 
 type cacheListEntry struct {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestServerIDHidesEnvValues(t *testing.T) {
+	t.Parallel()
 	a := serverID("", []string{"srv", "--flag"}, []string{"API_KEY=sekrit-1", "B=2"}, "")
 	b := serverID("", []string{"srv", "--flag"}, []string{"B=2", "API_KEY=sekrit-2"}, "")
 	if strings.Contains(a, "sekrit") || !strings.Contains(a, "API_KEY=") {

@@ -8,35 +8,47 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func callCommand(ios *output.IOStreams) *cli.Command {
+type callOptions struct {
+	invocation
+	Method    string
+	Params    string // PARAMS-JSON, or - for stdin
+	HasParams bool   // PARAMS-JSON was given
+}
+
+func newCmdCall(f *Factory, runF func(*callOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "call",
 		Usage:     "send any method with any params; mcpctl still adds _meta",
 		ArgsUsage: "METHOD [PARAMS-JSON | -]",
 		Description: "PARAMS-JSON is a JSON object, or - to read it from stdin. Keys you put in\n" +
 			"params._meta are kept; mcpctl adds the protocol version, capabilities and client info.",
-		Action: withSession(ios, func(c *cli.Context, s *session) error {
+		Action: actionOf(func(c *cli.Context) (*callOptions, error) {
 			if err := needArgs(c, 1, 2, "METHOD [PARAMS-JSON | -]"); err != nil {
+				return nil, err
+			}
+			return &callOptions{invocation: invoked(f, c), Method: c.Args().Get(0), Params: c.Args().Get(1), HasParams: c.Args().Len() == 2}, nil
+		}, runF, runCall),
+	}
+}
+
+func runCall(o *callOptions) error {
+	return o.withSession(func(s *session) error {
+		var params json.RawMessage
+		if o.HasParams {
+			data, err := readJSONArg("params", o.Params, s.ios.In)
+			if err != nil {
 				return err
 			}
-			method := c.Args().Get(0)
-			var params json.RawMessage
-			if c.Args().Len() == 2 {
-				data, err := readJSONArg("params", c.Args().Get(1), ios.In)
-				if err != nil {
-					return err
-				}
-				obj, err := parseObject("params", data)
-				if err != nil {
-					return err
-				}
-				params = obj.JSON()
-			}
-			raw, err := s.client.Call(c.Context, method, params, nil)
+			obj, err := parseObject("params", data)
 			if err != nil {
-				return wrapOp(method, err)
+				return err
 			}
-			return s.print(c.Context, output.KindGeneric, raw)
-		}),
-	}
+			params = obj.JSON()
+		}
+		raw, err := s.client.Call(o.ctx(), o.Method, params, nil)
+		if err != nil {
+			return wrapOp(o.Method, err)
+		}
+		return s.print(o.ctx(), output.KindGeneric, raw)
+	})
 }

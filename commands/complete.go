@@ -10,7 +10,15 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func completeCommand(ios *output.IOStreams) *cli.Command {
+type completeOptions struct {
+	invocation
+	Prompt   string   // --prompt NAME
+	Template string   // --template URI
+	Arg      string   // ARG=PARTIAL
+	Context  []string // --context K=V
+}
+
+func newCmdComplete(f *Factory, runF func(*completeOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "complete",
 		Usage:     "complete a prompt or resource-template argument (completion/complete)",
@@ -23,25 +31,34 @@ func completeCommand(ios *output.IOStreams) *cli.Command {
 			&cli.StringFlag{Name: "template", Usage: "complete a variable of resource template `URI`"},
 			&cli.StringSliceFlag{Name: "context", Usage: "an argument already resolved, `K=V` (repeatable)"},
 		},
-		Action: withSession(ios, func(c *cli.Context, s *session) error {
+		Action: actionOf(func(c *cli.Context) (*completeOptions, error) {
 			if err := needArgs(c, 1, 1, "(--prompt NAME | --template URI) ARG=PARTIAL"); err != nil {
-				return err
+				return nil, err
 			}
-			params, err := completeParams(c)
-			if err != nil {
-				return err
-			}
-			raw, err := s.client.Call(c.Context, "completion/complete", params, nil)
-			if err != nil {
-				return wrapOp("completion/complete", err)
-			}
-			return s.print(c.Context, output.KindComplete, raw)
-		}),
+			return &completeOptions{
+				invocation: invoked(f, c), Prompt: c.String("prompt"), Template: c.String("template"),
+				Arg: c.Args().First(), Context: c.StringSlice("context"),
+			}, nil
+		}, runF, runComplete),
 	}
 }
 
-func completeParams(c *cli.Context) (json.RawMessage, error) {
-	prompt, template := c.String("prompt"), c.String("template")
+func runComplete(o *completeOptions) error {
+	return o.withSession(func(s *session) error {
+		params, err := completeParams(o)
+		if err != nil {
+			return err
+		}
+		raw, err := s.client.Call(o.ctx(), "completion/complete", params, nil)
+		if err != nil {
+			return wrapOp("completion/complete", err)
+		}
+		return s.print(o.ctx(), output.KindComplete, raw)
+	})
+}
+
+func completeParams(o *completeOptions) (json.RawMessage, error) {
+	prompt, template := o.Prompt, o.Template
 	ref := ojson.Members{}
 	switch {
 	case prompt != "" && template != "":
@@ -55,9 +72,9 @@ func completeParams(c *cli.Context) (json.RawMessage, error) {
 	default:
 		return nil, usagef("say what to complete: --prompt NAME or --template URI")
 	}
-	name, value, ok := strings.Cut(c.Args().First(), "=")
+	name, value, ok := strings.Cut(o.Arg, "=")
 	if !ok || name == "" {
-		return nil, usagef("write the argument as NAME=PARTIAL (e.g. location=Sa), not %q", c.Args().First())
+		return nil, usagef("write the argument as NAME=PARTIAL (e.g. location=Sa), not %q", o.Arg)
 	}
 	arg := ojson.Members{}
 	arg.Set("name", ojson.String(name))
@@ -65,7 +82,7 @@ func completeParams(c *cli.Context) (json.RawMessage, error) {
 	params := ojson.Members{}
 	params.Set("ref", ref.JSON())
 	params.Set("argument", arg.JSON())
-	if ctxArgs := c.StringSlice("context"); len(ctxArgs) > 0 {
+	if ctxArgs := o.Context; len(ctxArgs) > 0 {
 		args := ojson.Members{}
 		for _, kv := range ctxArgs {
 			k, v, ok := strings.Cut(kv, "=")

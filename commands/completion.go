@@ -4,11 +4,9 @@ import (
 	"fmt"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/mcpctl/mcpctl/output"
 )
 
-func completionCommand(ios *output.IOStreams) *cli.Command {
+func newCmdCompletion(f *Factory, runF func(*completionOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "completion",
 		Usage:     "print a shell completion script (bash, zsh, fish or powershell)",
@@ -23,28 +21,40 @@ func completionCommand(ios *output.IOStreams) *cli.Command {
 			"cacheTTL in the config's defaults). A server's names go in as one literal, quoted word each;\n" +
 			"names with line breaks or control characters are not offered. 'make install' puts the\n" +
 			"scripts where shells find them.",
-		Action: func(c *cli.Context) error {
-			if dir := c.String("dir"); dir != "" {
-				if err := needArgs(c, 0, 0, "--dir DIR"); err != nil {
-					return err
-				}
-				scripts := map[string]string{}
-				for shell, file := range CompletionFiles {
-					scripts[file] = completionScripts[shell]
-				}
-				return writeFiles(ios, dir, scripts, "completion scripts")
+		Action: actionOf(func(c *cli.Context) (*completionOptions, error) {
+			o := &completionOptions{invocation: invoked(f, c), Dir: c.String("dir")}
+			if o.Dir != "" {
+				return o, needArgs(c, 0, 0, "--dir DIR")
 			}
 			if err := needArgs(c, 1, 1, "bash|zsh|fish|powershell"); err != nil {
-				return err
+				return nil, err
 			}
-			script, ok := completionScripts[c.Args().First()]
-			if !ok {
-				return usagef("no completion for %q: mcpctl has bash, zsh, fish and powershell", c.Args().First())
+			o.Shell = c.Args().First()
+			if _, ok := completionScripts[o.Shell]; !ok {
+				return nil, usagef("no completion for %q: mcpctl has bash, zsh, fish and powershell", o.Shell)
 			}
-			_, err := fmt.Fprint(ios.Out, script)
-			return err
-		},
+			return o, nil
+		}, runF, runCompletion),
 	}
+}
+
+type completionOptions struct {
+	invocation
+	Shell string // print this shell's script
+	Dir   string // --dir: write every script there
+}
+
+func runCompletion(o *completionOptions) error {
+	ios := o.f.IOStreams
+	if o.Dir != "" {
+		scripts := map[string]string{}
+		for shell, file := range CompletionFiles {
+			scripts[file] = completionScripts[shell]
+		}
+		return writeFiles(ios, o.Dir, scripts, "completion scripts")
+	}
+	_, err := fmt.Fprint(ios.Out, completionScripts[o.Shell])
+	return err
 }
 
 // CompletionFiles names the checked-in copy of each script in

@@ -20,7 +20,7 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func configCommand(ios *output.IOStreams) *cli.Command {
+func configCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "config",
 		Usage: "named servers: list, show, add, remove, import and edit them",
@@ -30,39 +30,68 @@ func configCommand(ios *output.IOStreams) *cli.Command {
 			"as they are. Use a server with -s NAME (or MCPCTL_SERVER, or a bare NAME before the command);\n" +
 			"-s FILE:NAME picks an entry from one file. See 'mcpctl help config'.",
 		Subcommands: []*cli.Command{
-			configListCommand(ios),
-			configShowCommand(ios),
-			configAddCommand(ios),
-			configRemoveCommand(ios),
-			configImportCommand(ios),
-			configEditCommand(ios),
+			newCmdConfigList(f, nil),
+			newCmdConfigShow(f, nil),
+			newCmdConfigAdd(f, nil),
+			newCmdConfigRemove(f, nil),
+			newCmdConfigImport(f, nil),
+			newCmdConfigEdit(f, nil),
 		},
 	}
 }
 
-func configListCommand(ios *output.IOStreams) *cli.Command {
+// configNameOptions are those of a config subcommand that names one
+// server.
+type configNameOptions struct {
+	invocation
+	Name string // NAME or FILE:NAME
+}
+
+type configAddOptions struct {
+	invocation
+	Name        string
+	Description string
+	Force       bool
+	// The entry's server flags (--url, --stdio, -H, --env, --cwd, --root,
+	// --protocol-version, --timeout) are the global ones: serverFromFlags
+	// reads them.
+}
+
+type configImportOptions struct {
+	invocation
+	File       string
+	Names      []string
+	All, Force bool
+}
+
+func newCmdConfigList(f *Factory, runF func(*noOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "list",
 		Usage:     "list every server mcpctl can name, and where each is defined",
 		ArgsUsage: " ",
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*noOptions, error) {
 			if err := needArgs(c, 0, 0, ""); err != nil {
-				return err
+				return nil, err
 			}
-			render, err := renderOptions(c, ios)
-			if err != nil {
-				return err
-			}
-			set, err := configsOf(c).load(true)
-			if err != nil {
-				return err
-			}
-			return output.Render(c.Context, ios, render, output.KindConfigList, configListing(set))
-		},
+			return &noOptions{invoked(f, c)}, nil
+		}, runF, runConfigList),
 	}
 }
 
-func configListing(set *config.Set) json.RawMessage {
+func runConfigList(o *noOptions) error {
+	c, ios := o.c, o.f.IOStreams
+	render, err := renderOptions(c, ios)
+	if err != nil {
+		return err
+	}
+	set, err := configsOf(c).load(true)
+	if err != nil {
+		return err
+	}
+	return output.Render(c.Context, ios, render, output.KindConfigList, configListing(set, o.f.homeDir()))
+}
+
+func configListing(set *config.Set, home string) json.RawMessage {
 	type entry struct {
 		Name        string `json:"name"`
 		Kind        string `json:"kind"`
@@ -79,7 +108,7 @@ func configListing(set *config.Set) json.RawMessage {
 	}{Servers: []entry{}}
 	for _, s := range set.Servers {
 		out.Servers = append(out.Servers, entry{
-			Name: s.Name, Kind: s.Type, Target: serverTarget(s), Source: sourceName(s.Source),
+			Name: s.Name, Kind: s.Type, Target: serverTarget(s), Source: sourceName(s.Source, home),
 			Format: s.Source.Format, File: s.Source.File, Project: s.Source.Project,
 			Description: s.Description, Problem: s.Problem,
 		})
@@ -97,9 +126,9 @@ func serverTarget(s *config.Server) string {
 
 // sourceName shows a source's file the short way: ~ for the home folder,
 // and the project a ~/.claude.json entry belongs to.
-func sourceName(src config.Source) string {
+func sourceName(src config.Source, home string) string {
 	name := src.File
-	if home := homeDir(); home != "" {
+	if home != "" {
 		if rel, err := filepath.Rel(home, src.File); err == nil && !strings.HasPrefix(rel, "..") {
 			name = filepath.Join("~", rel)
 		}
@@ -110,35 +139,40 @@ func sourceName(src config.Source) string {
 	return name
 }
 
-func configShowCommand(ios *output.IOStreams) *cli.Command {
+func newCmdConfigShow(f *Factory, runF func(*configNameOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "show",
 		Usage:     "show one server's entry as written (variables not expanded)",
 		ArgsUsage: "NAME|FILE:NAME",
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*configNameOptions, error) {
 			if err := needArgs(c, 1, 1, "NAME|FILE:NAME"); err != nil {
-				return err
+				return nil, err
 			}
-			render, err := renderOptions(c, ios)
-			if err != nil {
-				return err
-			}
-			srv, err := configsOf(c).lookup(c.Args().First())
-			if err != nil {
-				return err
-			}
-			if render.Format == output.FormatText && render.Query == nil {
-				render.Format = output.FormatYAML // an entry reads best the way it is written
-			}
-			if err := output.Render(c.Context, ios, render, output.KindGeneric, serverJSON(srv)); err != nil {
-				return err
-			}
-			if srv.Problem != "" {
-				fmt.Fprintln(ios.ErrOut, "mcpctl: warning: "+(&config.EntryError{Server: srv.Name, Where: srv.Source.File, Msg: srv.Problem}).Error())
-			}
-			return nil
-		},
+			return &configNameOptions{invocation: invoked(f, c), Name: c.Args().First()}, nil
+		}, runF, runConfigShow),
 	}
+}
+
+func runConfigShow(o *configNameOptions) error {
+	c, ios := o.c, o.f.IOStreams
+	render, err := renderOptions(c, ios)
+	if err != nil {
+		return err
+	}
+	srv, err := configsOf(c).lookup(o.Name)
+	if err != nil {
+		return err
+	}
+	if render.Format == output.FormatText && render.Query == nil {
+		render.Format = output.FormatYAML // an entry reads best the way it is written
+	}
+	if err := output.Render(c.Context, ios, render, output.KindGeneric, serverJSON(srv)); err != nil {
+		return err
+	}
+	if srv.Problem != "" {
+		fmt.Fprintln(ios.ErrOut, "mcpctl: warning: "+(&config.EntryError{Server: srv.Name, Where: srv.Source.File, Msg: srv.Problem}).Error())
+	}
+	return nil
 }
 
 // serverJSON is an entry as `config show` prints it.
@@ -191,7 +225,7 @@ func serverJSON(s *config.Server) json.RawMessage {
 	return o.JSON()
 }
 
-func configAddCommand(ios *output.IOStreams) *cli.Command {
+func newCmdConfigAdd(f *Factory, runF func(*configAddOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "add",
 		Usage:     "add a server to mcpctl's config file",
@@ -203,21 +237,25 @@ func configAddCommand(ios *output.IOStreams) *cli.Command {
 			&cli.StringFlag{Name: "description", Usage: "a note about the server, shown by config show"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an entry of the same name"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*configAddOptions, error) {
 			if err := needArgs(c, 1, 1, "NAME (--url URL | --stdio 'CMD ARGS…')"); err != nil {
-				return err
+				return nil, err
 			}
-			name := c.Args().First()
-			if err := checkServerName(name); err != nil {
-				return err
-			}
-			srv, err := serverFromFlags(c, name)
-			if err != nil {
-				return err
-			}
-			return saveServers(c, ios, []*config.Server{srv}, c.Bool("force"), "added %s to %s")
-		},
+			return &configAddOptions{invocation: invoked(f, c), Name: c.Args().First(), Description: c.String("description"), Force: c.Bool("force")}, nil
+		}, runF, runConfigAdd),
 	}
+}
+
+func runConfigAdd(o *configAddOptions) error {
+	name := o.Name
+	if err := checkServerName(name); err != nil {
+		return err
+	}
+	srv, err := serverFromFlags(o)
+	if err != nil {
+		return err
+	}
+	return saveServers(o.invocation, []*config.Server{srv}, o.Force, "added %s to %s")
 }
 
 // checkServerName refuses names that -s could not give back.
@@ -234,8 +272,9 @@ func checkServerName(name string) error {
 // serverFromFlags builds an entry from the server flags on the command
 // line (never from MCPCTL_URL and friends: the entry records what was
 // typed).
-func serverFromFlags(c *cli.Context, name string) (*config.Server, error) {
-	s := &config.Server{Name: name, Description: c.String("description")}
+func serverFromFlags(o *configAddOptions) (*config.Server, error) {
+	c, name := o.c, o.Name
+	s := &config.Server{Name: name, Description: o.Description}
 	url, stdio := c.String("url"), c.String("stdio")
 	switch {
 	case url != "" && stdio != "":
@@ -276,10 +315,10 @@ func serverFromFlags(c *cli.Context, name string) (*config.Server, error) {
 	}
 	s.Cwd = c.String("cwd")
 	s.Roots = c.StringSlice("root")
-	if onCommandLine(c, "protocol-version", "MCPCTL_PROTOCOL_VERSION") {
+	if onCommandLine(c, o.f.LookupEnv, "protocol-version", "MCPCTL_PROTOCOL_VERSION") {
 		s.ProtocolVersion = c.String("protocol-version")
 	}
-	if onCommandLine(c, "timeout", "MCPCTL_TIMEOUT") {
+	if onCommandLine(c, o.f.LookupEnv, "timeout", "MCPCTL_TIMEOUT") {
 		s.Timeout = c.Duration("timeout")
 	}
 	return s, nil
@@ -287,11 +326,11 @@ func serverFromFlags(c *cli.Context, name string) (*config.Server, error) {
 
 // onCommandLine reports whether a flag with an environment variable was
 // typed, rather than only set through the variable.
-func onCommandLine(c *cli.Context, flag, envVar string) bool {
+func onCommandLine(c *cli.Context, lookupEnv func(string) (string, bool), flag, envVar string) bool {
 	if !c.IsSet(flag) {
 		return false
 	}
-	ev, ok := os.LookupEnv(envVar)
+	ev, ok := lookupEnv(envVar)
 	if !ok {
 		return true
 	}
@@ -303,8 +342,8 @@ func onCommandLine(c *cli.Context, flag, envVar string) bool {
 
 // saveServers puts entries into mcpctl's file: all of them, or none when
 // one would replace an entry and force is not set.
-func saveServers(c *cli.Context, ios *output.IOStreams, servers []*config.Server, force bool, report string) error {
-	doc, err := config.OpenDoc(configFile())
+func saveServers(in invocation, servers []*config.Server, force bool, report string) error {
+	doc, err := config.OpenDoc(in.f.configFile())
 	if err != nil {
 		return configError(err)
 	}
@@ -324,10 +363,11 @@ func saveServers(c *cli.Context, ios *output.IOStreams, servers []*config.Server
 	if err := doc.Save(); err != nil {
 		return fmt.Errorf("writing %s: %w", doc.File, err)
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
+	errOut := in.f.IOStreams.ErrOut
+	fmt.Fprintf(errOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
 	for _, n := range names {
-		if findCommand(c.App.Commands, n) != nil {
-			fmt.Fprintf(ios.ErrOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
+		if findCommand(in.c.App.Commands, n) != nil {
+			fmt.Fprintf(errOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
 		}
 	}
 	return nil
@@ -341,43 +381,48 @@ func quoteList(names []string) string {
 	return strings.Join(q, ", ")
 }
 
-func configRemoveCommand(ios *output.IOStreams) *cli.Command {
+func newCmdConfigRemove(f *Factory, runF func(*configNameOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "remove",
 		Usage:     "remove a server from mcpctl's config file",
 		ArgsUsage: "NAME",
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*configNameOptions, error) {
 			if err := needArgs(c, 1, 1, "NAME"); err != nil {
-				return err
+				return nil, err
 			}
-			name := c.Args().First()
-			doc, err := config.OpenDoc(configFile())
-			if err != nil {
-				return configError(err)
-			}
-			if !doc.Remove(name) {
-				set, err := configsOf(c).load(true)
-				if err != nil {
-					return err
-				}
-				for _, s := range set.Servers {
-					if s.Name == name {
-						return usagef("server %q comes from %s, which mcpctl only reads; edit that file", name, s.Source.File)
-					}
-				}
-				own, _ := configsOf(c).load(false)
-				return configError(&config.NotFoundError{Name: name, File: doc.File, Known: own.Names()})
-			}
-			if err := doc.Save(); err != nil {
-				return fmt.Errorf("writing %s: %w", doc.File, err)
-			}
-			fmt.Fprintf(ios.ErrOut, "mcpctl: removed %q from %s\n", name, doc.File)
-			return nil
-		},
+			return &configNameOptions{invocation: invoked(f, c), Name: c.Args().First()}, nil
+		}, runF, runConfigRemove),
 	}
 }
 
-func configImportCommand(ios *output.IOStreams) *cli.Command {
+func runConfigRemove(o *configNameOptions) error {
+	c, ios := o.c, o.f.IOStreams
+	name := o.Name
+	doc, err := config.OpenDoc(o.f.configFile())
+	if err != nil {
+		return configError(err)
+	}
+	if !doc.Remove(name) {
+		set, err := configsOf(c).load(true)
+		if err != nil {
+			return err
+		}
+		for _, s := range set.Servers {
+			if s.Name == name {
+				return usagef("server %q comes from %s, which mcpctl only reads; edit that file", name, s.Source.File)
+			}
+		}
+		own, _ := configsOf(c).load(false)
+		return configError(&config.NotFoundError{Name: name, File: doc.File, Known: own.Names()})
+	}
+	if err := doc.Save(); err != nil {
+		return fmt.Errorf("writing %s: %w", doc.File, err)
+	}
+	fmt.Fprintf(ios.ErrOut, "mcpctl: removed %q from %s\n", name, doc.File)
+	return nil
+}
+
+func newCmdConfigImport(f *Factory, runF func(*configImportOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "import",
 		Usage:     "copy servers from another client's file into mcpctl's",
@@ -390,87 +435,97 @@ func configImportCommand(ios *output.IOStreams) *cli.Command {
 			&cli.BoolFlag{Name: "all", Usage: "import every server of FILE"},
 			&cli.BoolFlag{Name: "force", Usage: "replace entries of the same name"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*configImportOptions, error) {
 			if err := needArgs(c, 1, -1, "FILE (--all | NAME…)"); err != nil {
-				return err
+				return nil, err
 			}
-			file := expandHome(c.Args().First())
-			set, err := config.ReadFile(file, configOptions(true))
-			if err != nil {
-				return configError(err)
-			}
-			configsOf(c).warn(set.Warnings)
-			names := c.Args().Tail()
-			switch {
-			case c.Bool("all") && len(names) > 0:
-				return usagef("pass --all or names, not both")
-			case c.Bool("all"):
-				names = set.Names()
-			case len(names) == 0:
-				return usagef("say what to import from %s: --all, or names (%s)", file, strings.Join(set.Names(), ", "))
-			}
-			if len(names) == 0 {
-				return usagef("%s defines no server", file)
-			}
-			var servers []*config.Server
-			for _, n := range names {
-				s, err := set.Lookup(n)
-				if err != nil {
-					var nf *config.NotFoundError
-					if errors.As(err, &nf) {
-						nf.File = file
-					}
-					return configError(err)
-				}
-				servers = append(servers, s.Portable())
-			}
-			return saveServers(c, ios, servers, c.Bool("force"), "imported %s into %s")
-		},
+			return &configImportOptions{invocation: invoked(f, c), File: c.Args().First(), Names: c.Args().Tail(), All: c.Bool("all"), Force: c.Bool("force")}, nil
+		}, runF, runConfigImport),
 	}
 }
 
-func configEditCommand(ios *output.IOStreams) *cli.Command {
+func runConfigImport(o *configImportOptions) error {
+	c := o.c
+	file := o.f.expandHome(o.File)
+	set, err := config.ReadFile(file, o.f.configOptions(true))
+	if err != nil {
+		return configError(err)
+	}
+	configsOf(c).warn(set.Warnings)
+	names := o.Names
+	switch {
+	case o.All && len(names) > 0:
+		return usagef("pass --all or names, not both")
+	case o.All:
+		names = set.Names()
+	case len(names) == 0:
+		return usagef("say what to import from %s: --all, or names (%s)", file, strings.Join(set.Names(), ", "))
+	}
+	if len(names) == 0 {
+		return usagef("%s defines no server", file)
+	}
+	var servers []*config.Server
+	for _, n := range names {
+		s, err := set.Lookup(n)
+		if err != nil {
+			var nf *config.NotFoundError
+			if errors.As(err, &nf) {
+				nf.File = file
+			}
+			return configError(err)
+		}
+		servers = append(servers, s.Portable())
+	}
+	return saveServers(o.invocation, servers, o.Force, "imported %s into %s")
+}
+
+func newCmdConfigEdit(f *Factory, runF func(*noOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "edit",
 		Usage:     "open mcpctl's config file in $VISUAL or $EDITOR, then check it",
 		ArgsUsage: " ",
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*noOptions, error) {
 			if err := needArgs(c, 0, 0, ""); err != nil {
-				return err
+				return nil, err
 			}
-			file := configFile()
-			if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-				if err := atomicfile.Write(file, []byte(config.NewFileText)); err != nil {
-					return fmt.Errorf("creating %s: %w", file, err)
-				}
-			}
-			editor := os.Getenv("VISUAL")
-			if editor == "" {
-				editor = os.Getenv("EDITOR")
-			}
-			if editor == "" {
-				editor = "vi"
-			}
-			argv, err := shellquote.Split(editor)
-			if err != nil || len(argv) == 0 {
-				return usagef("cannot split the editor command %q; set VISUAL or EDITOR to a command", editor)
-			}
-			cmd := exec.CommandContext(c.Context, argv[0], append(argv[1:], file)...)
-			cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
-			if err := cmd.Run(); err != nil {
-				return usagef("the editor %q failed (%v); set VISUAL or EDITOR to one that works", editor, err)
-			}
-			set, err := config.Load(config.Options{File: file})
-			if err != nil {
-				var se *config.SyntaxError
-				if errors.As(err, &se) {
-					return usagef("%v; the file is saved as you left it: run 'mcpctl config edit' again to fix it", se)
-				}
-				return configError(err)
-			}
-			configsOf(c).warn(set.Warnings)
-			fmt.Fprintf(ios.ErrOut, "mcpctl: %s: %d servers\n", file, len(set.Servers))
-			return nil
-		},
+			return &noOptions{invoked(f, c)}, nil
+		}, runF, runConfigEdit),
 	}
+}
+
+func runConfigEdit(o *noOptions) error {
+	c, ios := o.c, o.f.IOStreams
+	file := o.f.configFile()
+	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
+		if err := atomicfile.Write(file, []byte(config.NewFileText)); err != nil {
+			return fmt.Errorf("creating %s: %w", file, err)
+		}
+	}
+	editor := o.f.Getenv("VISUAL")
+	if editor == "" {
+		editor = o.f.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	argv, err := shellquote.Split(editor)
+	if err != nil || len(argv) == 0 {
+		return usagef("cannot split the editor command %q; set VISUAL or EDITOR to a command", editor)
+	}
+	cmd := exec.CommandContext(c.Context, argv[0], append(argv[1:], file)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
+	if err := cmd.Run(); err != nil {
+		return usagef("the editor %q failed (%v); set VISUAL or EDITOR to one that works", editor, err)
+	}
+	set, err := config.Load(config.Options{File: file})
+	if err != nil {
+		var se *config.SyntaxError
+		if errors.As(err, &se) {
+			return usagef("%v; the file is saved as you left it: run 'mcpctl config edit' again to fix it", se)
+		}
+		return configError(err)
+	}
+	configsOf(c).warn(set.Warnings)
+	fmt.Fprintf(ios.ErrOut, "mcpctl: %s: %d servers\n", file, len(set.Servers))
+	return nil
 }

@@ -82,7 +82,7 @@ func (s *session) newContinuation(ire *client.InputRequiredError) (json.RawMessa
 		ProtocolVersion: s.client.Version(), Method: ire.Method, Params: ire.Params, InputRequests: reqs.JSON(),
 		RequestState: ire.RequestState, TaskID: ire.TaskID, Round: ire.Round, Reason: ire.Reason,
 	}
-	key, err := stateKey()
+	key, err := s.f.stateKey()
 	if err != nil {
 		return nil, err
 	}
@@ -93,12 +93,12 @@ func (s *session) newContinuation(ire *client.InputRequiredError) (json.RawMessa
 }
 
 // readContinuation parses and checks a continuation document.
-func readContinuation(data []byte) (*continuation, error) {
+func readContinuation(f *Factory, data []byte) (*continuation, error) {
 	var k continuation
 	if err := json.Unmarshal(data, &k); err != nil || k.Kind != continuationKind {
 		return nil, usagef("this is not an mcpctl continuation document (it is printed on stdout when a call exits 6)")
 	}
-	key, err := stateKey()
+	key, err := f.stateKey()
 	if err != nil {
 		return nil, err
 	}

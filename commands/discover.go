@@ -6,20 +6,21 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func discoverCommand(ios *output.IOStreams) *cli.Command {
+func newCmdDiscover(f *Factory, runF func(*noOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "discover",
 		Usage:     "show the server's versions, capabilities and instructions (server/discover)",
 		ArgsUsage: " ",
-		Action: withSession(ios, func(c *cli.Context, s *session) error {
-			if err := needArgs(c, 0, 0, ""); err != nil {
-				return err
-			}
-			raw, err := s.client.Call(c.Context, "server/discover", nil, nil)
-			if err != nil {
-				return wrapOp("server/discover", err)
-			}
-			return s.print(c.Context, output.KindDiscover, raw)
-		}),
+		Action:    actionOf(parseNone(f), runF, runDiscover),
 	}
+}
+
+func runDiscover(o *noOptions) error {
+	return o.withSession(func(s *session) error {
+		raw, err := s.client.Call(o.ctx(), "server/discover", nil, nil)
+		if err != nil {
+			return wrapOp("server/discover", err)
+		}
+		return s.print(o.ctx(), output.KindDiscover, raw)
+	})
 }

@@ -52,7 +52,10 @@ func wrapOp(op string, err error) error {
 	return &opError{Op: op, Err: err}
 }
 
-// ExitCode maps an error to the documented exit code.
+// ExitCode maps an error to the documented exit code. Every error kind of
+// client/, its subpackages, output/, config/ and commands/ is named in
+// the table of TestExitCodeOfEveryKind, which checks the code each gets
+// here and that each code is documented.
 func ExitCode(err error) int {
 	var (
 		usage   *UsageError
@@ -76,10 +79,16 @@ func ExitCode(err error) int {
 		rounds    *client.TaskRoundsError
 		listBig   *client.ListTooLargeError
 		listSlow  *client.ListTimeoutError
+		waited    *client.TaskInterruptedError
+		capErr    *client.CapabilityError
+		expired   *client.SessionExpiredError
+		ackSlow   *client.AckTimeoutError
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
 		return ExitOK
+	case errors.As(err, &waited) && waited.TimedOut():
+		return ExitConnection // --timeout ended the wait; the task keeps running
 	case errors.Is(err, context.Canceled):
 		return ExitInterrupted
 	case errors.As(err, &tool), errors.As(err, &cancelled):
@@ -88,14 +97,14 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &era):
 		return ExitConnection // neither probe nor initialize answered
-	case errors.As(err, &auth), errors.As(err, &oauthE):
+	case errors.As(err, &auth), errors.As(err, &oauthE), errors.Is(err, oauth.ErrNoBrowser), errors.Is(err, oauth.ErrNotHTTPS):
 		return ExitAuth
-	case errors.As(err, &input), errors.As(err, &rounds):
+	case errors.As(err, &input), errors.As(err, &rounds), errors.Is(err, client.ErrNoAnswer):
 		return ExitInput
 	case errors.As(err, &rpc), errors.As(err, &invalid), errors.As(err, &version):
 		return ExitServerError
 	case errors.As(err, &conn), errors.As(err, &timeout), errors.As(err, &proto), errors.As(err, &httpErr),
-		errors.As(err, &listBig), errors.As(err, &listSlow):
+		errors.As(err, &listBig), errors.As(err, &listSlow), errors.As(err, &capErr), errors.As(err, &expired), errors.As(err, &ackSlow):
 		return ExitConnection
 	}
 	return ExitConnection

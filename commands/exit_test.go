@@ -11,6 +11,7 @@ import (
 )
 
 func TestExitCode(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		err  error
@@ -67,6 +68,7 @@ func TestExitCode(t *testing.T) {
 }
 
 func TestExitCodeConstants(t *testing.T) {
+	t.Parallel()
 	// The table is documented; pin the numbers.
 	got := []int{ExitOK, ExitToolError, ExitUsage, ExitConnection, ExitServerError, ExitAuth, ExitInput, ExitInterrupted}
 	want := []int{0, 1, 2, 3, 4, 5, 6, 130}
@@ -78,6 +80,7 @@ func TestExitCodeConstants(t *testing.T) {
 }
 
 func TestWrapOp(t *testing.T) {
+	t.Parallel()
 	if wrapOp("x", nil) != nil {
 		t.Error("wrapOp(nil) is not nil")
 	}

@@ -64,17 +64,9 @@ func listHint(err error, pageable bool) string {
 	return h
 }
 
-// hasFlag reports whether cmd has flag f.
-func hasFlag(cmd *cli.Command, f cli.Flag) bool {
-	if cmd == nil {
-		return false
-	}
-	for _, g := range cmd.Flags {
-		if g == f {
-			return true
-		}
-	}
-	return false
+// hasFlag reports whether cmd has a flag of that name.
+func hasFlag(cmd *cli.Command, name string) bool {
+	return cmd != nil && findFlag(cmd.Flags, name) != nil
 }
 
 // transportHint names the flag or setting that gets past a refusal of

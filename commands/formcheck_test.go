@@ -12,6 +12,7 @@ import (
 // float64 (9007199254740993 was sent as 9007199254740992, 1.50 as 1.5) and
 // a boolean took yes, on and 1, which tools call refuses.
 func TestElicitAnswerTypedLikeToolsCall(t *testing.T) {
+	t.Parallel()
 	texts := []string{"9007199254740993", "99999999999999999999", "1.50", "-0", "1e3", "+1", "01", ".5", "0x10",
 		"true", "false", "yes", "no", "on", "1", "TRUE", "text", ""}
 	for _, typ := range []string{"integer", "number", "boolean", "string"} {
@@ -42,6 +43,7 @@ func TestElicitAnswerTypedLikeToolsCall(t *testing.T) {
 
 // Bounds are compared exactly too.
 func TestElicitAnswerBoundsExact(t *testing.T) {
+	t.Parallel()
 	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer","maximum":9007199254740992},"x":{"type":"number","minimum":0.1}}}`)
 	if v, err := typeElicitValue(schema, "n", "9007199254740992"); err != nil || string(v) != "9007199254740992" {
 		t.Errorf("the bound itself: %s, %v", v, err)
@@ -61,6 +63,7 @@ func TestElicitAnswerBoundsExact(t *testing.T) {
 // At the form's prompt a boolean field asks "yes or no", and takes those
 // words; what it sends is still true or false.
 func TestFormPromptYesNo(t *testing.T) {
+	t.Parallel()
 	s, err := parseRequestedSchema(json.RawMessage(`{"type":"object","properties":{"b":{"type":"boolean"}}}`))
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +84,7 @@ func TestFormPromptYesNo(t *testing.T) {
 
 // Bounds are shown as written, exactly, 3.0 as 3.
 func TestFormBoundsShown(t *testing.T) {
+	t.Parallel()
 	s, err := parseRequestedSchema(json.RawMessage(`{"type":"object","properties":{
 		"h":{"type":"number","minimum":0.5,"maximum":3.0},
 		"n":{"type":"integer","maximum":9007199254740993},

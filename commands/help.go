@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/mcpctl/mcpctl/output"
 )
 
 // A help topic is text that belongs to no single command. `mcpctl help
@@ -208,7 +206,12 @@ func wrapWords(s string, width int) []string {
 	return append(lines, line)
 }
 
-func helpCommand(ios *output.IOStreams) *cli.Command {
+type helpOptions struct {
+	invocation
+	Args []string // COMMAND… or TOPIC
+}
+
+func newCmdHelp(f *Factory, runF func(*helpOptions) error) *cli.Command {
 	var names []string
 	for _, t := range helpTopics {
 		names = append(names, t.name)
@@ -217,40 +220,48 @@ func helpCommand(ios *output.IOStreams) *cli.Command {
 		Name:      "help",
 		Usage:     "show the help of a command, or a topic: " + strings.Join(names, ", "),
 		ArgsUsage: "[COMMAND… | TOPIC]",
-		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
-			if len(args) == 1 {
-				if t := findTopic(args[0]); t != nil {
-					_, err := fmt.Fprintf(ios.Out, "%s\n\n%s\n", strings.ToUpper(t.name[:1])+t.name[1:]+": "+t.title, t.body())
-					return err
-				}
-			}
-			cmds := c.App.Commands
-			for _, a := range args {
-				cmd := findCommand(cmds, a)
-				if cmd == nil || cmd.Hidden {
-					var known []string
-					for _, k := range cmds {
-						if !k.Hidden {
-							known = append(known, k.Name)
-						}
-					}
-					if len(args) == 1 {
-						known = append(known, names...)
-					}
-					msg := fmt.Sprintf("no help for %q", strings.Join(args, " "))
-					if s := closest(a, known, 2); len(s) > 0 {
-						msg += "; did you mean " + strings.Join(s, " or ") + "?"
-					}
-					return usagef("%s (topics: %s; commands: 'mcpctl help')", msg, strings.Join(names, ", "))
-				}
-				cmds = cmd.Subcommands
-			}
-			// A fresh app prints the help as `mcpctl COMMAND… --help` would.
-			argv := append(append([]string{"mcpctl"}, args...), "--help")
-			return NewApp(ios).RunContext(c.Context, argv)
-		},
+		Action: actionOf(func(c *cli.Context) (*helpOptions, error) {
+			return &helpOptions{invocation: invoked(f, c), Args: c.Args().Slice()}, nil
+		}, runF, runHelp),
 	}
+}
+
+func runHelp(o *helpOptions) error {
+	var names []string
+	for _, t := range helpTopics {
+		names = append(names, t.name)
+	}
+	args, ios := o.Args, o.f.IOStreams
+	if len(args) == 1 {
+		if t := findTopic(args[0]); t != nil {
+			_, err := fmt.Fprintf(ios.Out, "%s\n\n%s\n", strings.ToUpper(t.name[:1])+t.name[1:]+": "+t.title, t.body())
+			return err
+		}
+	}
+	cmds := o.c.App.Commands
+	for _, a := range args {
+		cmd := findCommand(cmds, a)
+		if cmd == nil || cmd.Hidden {
+			var known []string
+			for _, k := range cmds {
+				if !k.Hidden {
+					known = append(known, k.Name)
+				}
+			}
+			if len(args) == 1 {
+				known = append(known, names...)
+			}
+			msg := fmt.Sprintf("no help for %q", strings.Join(args, " "))
+			if s := closest(a, known, 2); len(s) > 0 {
+				msg += "; did you mean " + strings.Join(s, " or ") + "?"
+			}
+			return usagef("%s (topics: %s; commands: 'mcpctl help')", msg, strings.Join(names, ", "))
+		}
+		cmds = cmd.Subcommands
+	}
+	// A fresh app prints the help as `mcpctl COMMAND… --help` would.
+	argv := append(append([]string{"mcpctl"}, args...), "--help")
+	return NewApp(o.f).RunContext(o.ctx(), argv)
 }
 
 // helpTemplates gives every command (and the app) an EXAMPLES section

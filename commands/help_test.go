@@ -31,8 +31,9 @@ func visibleCommands(app *cli.App) map[string][]*cli.Command {
 // TestExamples checks that every command has examples, and that each
 // example names its own command and only flags that exist there.
 func TestExamples(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
-	app := NewApp(ios)
+	app := NewApp(isolate(t).factory(ios))
 	cmds := visibleCommands(app)
 	for path := range cmds {
 		if len(examples[path]) == 0 {
@@ -68,7 +69,7 @@ func TestExamples(t *testing.T) {
 				t.Errorf("%q does not run mcpctl", ex)
 				continue
 			}
-			argv := normalizeArgs(app, words[1:])
+			argv, _ := normalizeArgs(app, words[1:])
 			runs := (&completer{app: app}).parse(argv).command()
 			cmdPath, ok := cmds[runs]
 			if !ok || runs == "" {
@@ -96,29 +97,30 @@ func TestExamples(t *testing.T) {
 }
 
 func TestHelpTopics(t *testing.T) {
+	t.Parallel()
 	for _, topic := range []string{"items", "output", "config", "exit-codes", "environment"} {
-		isolate(t)
-		r := run(t, "", "help", topic)
+		e := isolate(t)
+		r := e.run("", "help", topic)
 		if r.code != ExitOK || r.err != "" || len(r.stdout) < 200 {
 			t.Errorf("help %s: exit %d, stderr %q, stdout %q", topic, r.code, r.err, r.stdout)
 		}
 	}
-	isolate(t)
-	r := run(t, "", "help", "exit-codes")
+	e := isolate(t)
+	r := e.run("", "help", "exit-codes")
 	for _, e := range exitCodes {
 		if !strings.Contains(r.stdout, e.meaning[:min(20, len(e.meaning))]) {
 			t.Errorf("help exit-codes lacks %d", e.code)
 		}
 	}
-	r = run(t, "", "help", "tools", "call")
+	r = e.run("", "help", "tools", "call")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "mcpctl tools call - call a tool") || !strings.Contains(r.stdout, "EXAMPLES:\n   mcpctl -s weather tools call") {
 		t.Errorf("help tools call: %d %q", r.code, r.stdout)
 	}
-	r = run(t, "", "help", "itmes")
+	r = e.run("", "help", "itmes")
 	if r.code != ExitUsage || !strings.Contains(r.err, `no help for "itmes"; did you mean items?`) {
 		t.Errorf("help itmes: %d %q", r.code, r.err)
 	}
-	r = run(t, "", "--help")
+	r = e.run("", "--help")
 	if !strings.Contains(r.stdout, "HELP TOPICS (mcpctl help TOPIC):\n   config ") || !strings.Contains(r.stdout, "EXAMPLES:") {
 		t.Errorf("mcpctl --help:\n%s", r.stdout)
 	}
@@ -127,14 +129,15 @@ func TestHelpTopics(t *testing.T) {
 // Every command's --help ends with its examples. (Not `help --help`:
 // urfave shows the app's help for any command named help.)
 func TestHelpShowsExamples(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
-	for path := range visibleCommands(NewApp(ios)) {
+	for path := range visibleCommands(NewApp(isolate(t).factory(ios))) {
 		if path == "help" {
 			continue
 		}
-		isolate(t)
+		e := isolate(t)
 		args := append(strings.Fields(path), "--help")
-		r := run(t, "", args...)
+		r := e.run("", args...)
 		want := "EXAMPLES:\n   " + examples[path][0] + "\n"
 		if r.code != ExitOK || !strings.Contains(r.stdout, want) {
 			t.Errorf("mcpctl %s --help: exit %d, no %q in:\n%s", path, r.code, want, r.stdout)

@@ -79,7 +79,8 @@ type inputHandler struct {
 	base     context.Context
 	deadline time.Time
 	timeout  time.Duration
-	progress *progressView // suspended while a prompt is on the screen
+	progress *progressView          // suspended while a prompt is on the screen
+	open     func(url string) error // the user's browser (Factory.openURL)
 }
 
 func newInputHandler(cfg *inputConfig, ios *output.IOStreams) *inputHandler {
@@ -302,7 +303,7 @@ func (h *inputHandler) elicitURL(ctx context.Context, key string, p elicitParams
 	}
 	if h.prompt != nil {
 		return h.atPrompt(ctx, func(ctx context.Context) (json.RawMessage, error) {
-			return h.prompt.askURL(ctx, p.Message, page, h.cfg.openURLs, openURL)
+			return h.prompt.askURL(ctx, p.Message, page, h.cfg.openURLs, h.open)
 		})
 	}
 	return nil, &client.InputRequiredError{Reason: fmt.Sprintf("the server asks you to visit %s (host %s) in a browser; run at a terminal, or answer with --answers FILE",

@@ -10,6 +10,7 @@ import (
 )
 
 func TestBuildArguments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		json  string
@@ -67,6 +68,7 @@ func TestBuildArguments(t *testing.T) {
 }
 
 func TestBuildArgumentsJSONFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "args.json")
 	if err := os.WriteFile(path, []byte(`{"region":"us-west1","n":1.0}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -91,6 +93,7 @@ type failingReader struct{}
 func (failingReader) Read([]byte) (int, error) { return 0, errors.New("stdin broken") }
 
 func TestBuildArgumentsErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		json  string
@@ -166,6 +169,7 @@ func TestBuildArgumentsErrors(t *testing.T) {
 }
 
 func TestParseObjectKeepsOrderAndLastDuplicate(t *testing.T) {
+	t.Parallel()
 	o, err := parseObject("params", []byte(`{"b":1,"a":2,"b":3}`))
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +180,7 @@ func TestParseObjectKeepsOrderAndLastDuplicate(t *testing.T) {
 }
 
 func TestBuildArgumentsItemFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	text := filepath.Join(dir, "note.txt")
 	data := filepath.Join(dir, "data.json")

@@ -32,7 +32,19 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func listenCommand(ios *output.IOStreams) *cli.Command {
+// listenOptions say what to listen for and when to stop.
+type listenOptions struct {
+	invocation
+	Tools, Prompts, Resources bool
+	Resource, Task            []string // URIs, task ids
+	Strict, Refetch           bool
+	Count                     int
+	Once                      bool
+	For                       time.Duration
+	NoReconnect               bool
+}
+
+func newCmdListen(f *Factory, runF func(*listenOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "listen",
 		Usage:     "stream change notifications as JSON lines (subscriptions/listen)",
@@ -56,20 +68,32 @@ func listenCommand(ios *output.IOStreams) *cli.Command {
 			&cli.DurationFlag{Name: "for", Usage: "exit after `DURATION`"},
 			&cli.BoolFlag{Name: "no-reconnect", Usage: "exit 3 when the connection breaks instead of re-establishing it"},
 		},
-		Action: withSession(ios, func(c *cli.Context, s *session) error {
+		Action: actionOf(func(c *cli.Context) (*listenOptions, error) {
 			if err := needArgs(c, 0, 0, "[--tools] [--prompts] [--resources] [--resource URI]… [--task ID]…"); err != nil {
-				return err
+				return nil, err
 			}
-			l, err := newListener(c, s)
-			if err != nil {
-				return err
-			}
-			// A stream allocates a little per line and keeps almost nothing
-			// live: collecting less often buys ~15% throughput for a few MB.
-			debug.SetGCPercent(400)
-			return l.run(c.Context)
-		}),
+			return &listenOptions{
+				invocation: invoked(f, c),
+				Tools:      c.Bool("tools"), Prompts: c.Bool("prompts"), Resources: c.Bool("resources"),
+				Resource: c.StringSlice("resource"), Task: c.StringSlice("task"),
+				Strict: c.Bool("strict"), Refetch: c.Bool("refetch"), Count: c.Int("count"), Once: c.Bool("once"),
+				For: c.Duration("for"), NoReconnect: c.Bool("no-reconnect"),
+			}, nil
+		}, runF, runListen),
 	}
+}
+
+func runListen(o *listenOptions) error {
+	return o.withSession(func(s *session) error {
+		l, err := newListener(o, s)
+		if err != nil {
+			return err
+		}
+		// A stream allocates a little per line and keeps almost nothing
+		// live: collecting less often buys ~15% throughput for a few MB.
+		debug.SetGCPercent(400)
+		return l.run(o.ctx())
+	})
 }
 
 type listener struct {
@@ -107,31 +131,31 @@ type refetchState struct {
 
 var errListenDone = errors.New("done listening")
 
-func newListener(c *cli.Context, s *session) (*listener, error) {
-	l := &listener{s: s, out: bufio.NewWriterSize(s.ios.Out, 64<<10), fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: c.Int("count"), strict: c.Bool("strict"), refetch: c.Bool("refetch"),
-		retry: !c.Bool("no-reconnect"), forDur: c.Duration("for"), query: s.render.Query, trace: c.Bool("trace"),
+func newListener(o *listenOptions, s *session) (*listener, error) {
+	l := &listener{s: s, out: bufio.NewWriterSize(s.ios.Out, 64<<10), fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: o.Count, strict: o.Strict, refetch: o.Refetch,
+		retry: !o.NoReconnect, forDur: o.For, query: s.render.Query, trace: s.trace,
 		text: s.render.Format == output.FormatText && s.render.Query == nil}
-	if c.Bool("once") {
+	if o.Once {
 		l.limit = 1
 	}
 	if l.limit < 0 {
 		return nil, usagef("--count must be positive")
 	}
 	f := ojson.Members{}
-	if c.Bool("tools") {
+	if o.Tools {
 		f.Set("toolsListChanged", json.RawMessage("true"))
 	}
-	if c.Bool("prompts") {
+	if o.Prompts {
 		f.Set("promptsListChanged", json.RawMessage("true"))
 	}
-	if c.Bool("resources") {
+	if o.Resources {
 		f.Set("resourcesListChanged", json.RawMessage("true"))
 	}
-	if uris := c.StringSlice("resource"); len(uris) > 0 {
+	if uris := o.Resource; len(uris) > 0 {
 		b, _ := json.Marshal(uris)
 		f.Set("resourceSubscriptions", b)
 	}
-	if ids := c.StringSlice("task"); len(ids) > 0 {
+	if ids := o.Task; len(ids) > 0 {
 		b, _ := json.Marshal(ids)
 		f.Set("taskIds", b)
 	}

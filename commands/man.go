@@ -21,7 +21,12 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func manCommand(ios *output.IOStreams) *cli.Command {
+type manOptions struct {
+	invocation
+	Dir string
+}
+
+func newCmdMan(f *Factory, runF func(*manOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "man",
 		Usage:     "write the man pages (mcpctl.1 and one per command) into a folder",
@@ -29,14 +34,17 @@ func manCommand(ios *output.IOStreams) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "dir", Usage: "write the pages into `DIR` (created if missing)", Value: "."},
 		},
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*manOptions, error) {
 			if err := needArgs(c, 0, 0, "[--dir DIR]"); err != nil {
-				return err
+				return nil, err
 			}
-			pages := ManPages(NewApp(ios))
-			return writeFiles(ios, c.String("dir"), pages, "man pages")
-		},
+			return &manOptions{invocation: invoked(f, c), Dir: c.String("dir")}, nil
+		}, runF, runMan),
 	}
+}
+
+func runMan(o *manOptions) error {
+	return writeFiles(o.f.IOStreams, o.Dir, ManPages(NewApp(o.f)), "man pages")
 }
 
 // writeFiles writes generated files into dir and says so on stderr.
@@ -173,7 +181,7 @@ func (r *roff) flags(flags []cli.Flag) {
 		if d := df.GetDefaultText(); d != "" && d != "false" {
 			usage += " (default: " + d + ")"
 		}
-		if evs := df.GetEnvVars(); len(evs) > 0 {
+		if evs := envVarsOf(f); len(evs) > 0 {
 			usage += " [environment: " + strings.Join(evs, ", ") + "]"
 		}
 		r.req("%s", esc(usage))

@@ -8,6 +8,7 @@ import (
 )
 
 func TestEsc(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"--no-validate":   `\-\-no\-validate`,
 		".TH looks like":  `\&.TH looks like`,
@@ -23,8 +24,9 @@ func TestEsc(t *testing.T) {
 }
 
 func TestManPages(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
-	pages := ManPages(NewApp(ios))
+	pages := ManPages(NewApp(isolate(t).factory(ios)))
 	for _, name := range []string{"mcpctl.1", "mcpctl-tools-call.1", "mcpctl-config-add.1", "mcpctl-completion.1"} {
 		if _, ok := pages[name]; !ok {
 			t.Errorf("no %s", name)

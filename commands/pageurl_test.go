@@ -6,6 +6,7 @@ import (
 )
 
 func TestPunycode(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ unicode, puny string }{
 		{"bücher", "bcher-kva"},
 		{"münchen", "mnchen-3ya"},
@@ -31,6 +32,7 @@ func TestPunycode(t *testing.T) {
 // A URL is accepted only when a browser and mcpctl read the same host in
 // it; what the browser is handed is what the user was shown.
 func TestParsePageURL(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ raw, open, host, line string }{
 		{"https://example.com/connect?session=abc", "https://example.com/connect?session=abc", "example.com", "example.com"},
 		{"HTTPS://Evil.Example:8443/x", "https://evil.example:8443/x", "evil.example", "evil.example"},

@@ -12,6 +12,7 @@ import (
 // A burst of updates is drawn a few times, not once per update; the last
 // state is drawn by done, and the bar is then cleared.
 func TestProgressRedrawsAreBounded(t *testing.T) {
+	t.Parallel()
 	ios, _, _, errOut := output.Test()
 	v, err := newProgressView("bar", ios)
 	if err != nil {
@@ -33,6 +34,7 @@ func TestProgressRedrawsAreBounded(t *testing.T) {
 // An update held back is drawn when its interval is up, without waiting
 // for another one; a suspended bar draws nothing until resumed.
 func TestProgressPendingIsDrawnLater(t *testing.T) {
+	t.Parallel()
 	ios, _, _, errOut := output.Test()
 	v, _ := newProgressView("bar", ios)
 	v.update([]byte(`{"progress":1,"total":4}`))
@@ -69,6 +71,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // next \r must return to: ✅ is two cells, 👍🏽 one two-cell glyph (its
 // two runes are never split).
 func TestProgressFitsInCells(t *testing.T) {
+	t.Parallel()
 	ios, _, _, _ := output.Test()
 	ios.SetTerminalWidth(40)
 	v, _ := newProgressView("bar", ios)

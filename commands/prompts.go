@@ -7,36 +7,52 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func promptsCommand(ios *output.IOStreams) *cli.Command {
+func promptsCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "prompts",
 		Usage: "list and get prompts",
 		Subcommands: []*cli.Command{
-			listCommand(ios, "list", "list the server's prompts", "prompts/list", "prompts", output.KindPromptsList),
-			{
-				Name:      "get",
-				Usage:     "get a prompt with arguments (prompts/get)",
-				ArgsUsage: "NAME [key=value]…",
-				Flags:     []cli.Flag{jsonArgsFlag},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					if err := needArgs(c, 1, -1, "NAME [key=value]…"); err != nil {
-						return err
-					}
-					name := c.Args().First()
-					args, err := buildArguments(c.String("json"), c.Args().Tail(), ios.In)
-					if err != nil {
-						return err
-					}
-					params := ojson.Members{}
-					params.Set("name", ojson.String(name))
-					params.Set("arguments", args)
-					raw, err := s.client.Call(c.Context, "prompts/get", params.JSON(), nil)
-					if err != nil {
-						return wrapOp("prompts/get "+name, err)
-					}
-					return s.print(c.Context, output.KindPromptGet, raw)
-				}),
-			},
+			newCmdList(f, nil, "list", "list the server's prompts", "prompts/list", "prompts", output.KindPromptsList),
+			newCmdPromptsGet(f, nil),
 		},
 	}
+}
+
+type promptsGetOptions struct {
+	invocation
+	Name  string
+	Items []string // key=value
+	JSON  string   // --json
+}
+
+func newCmdPromptsGet(f *Factory, runF func(*promptsGetOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "get",
+		Usage:     "get a prompt with arguments (prompts/get)",
+		ArgsUsage: "NAME [key=value]…",
+		Flags:     []cli.Flag{jsonArgsFlag()},
+		Action: actionOf(func(c *cli.Context) (*promptsGetOptions, error) {
+			if err := needArgs(c, 1, -1, "NAME [key=value]…"); err != nil {
+				return nil, err
+			}
+			return &promptsGetOptions{invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(), JSON: c.String("json")}, nil
+		}, runF, runPromptsGet),
+	}
+}
+
+func runPromptsGet(o *promptsGetOptions) error {
+	return o.withSession(func(s *session) error {
+		args, err := buildArguments(o.JSON, o.Items, s.ios.In)
+		if err != nil {
+			return err
+		}
+		params := ojson.Members{}
+		params.Set("name", ojson.String(o.Name))
+		params.Set("arguments", args)
+		raw, err := s.client.Call(o.ctx(), "prompts/get", params.JSON(), nil)
+		if err != nil {
+			return wrapOp("prompts/get "+o.Name, err)
+		}
+		return s.print(o.ctx(), output.KindPromptGet, raw)
+	})
 }

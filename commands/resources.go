@@ -14,62 +14,76 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func resourcesCommand(ios *output.IOStreams) *cli.Command {
+func resourcesCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "resources",
 		Usage: "list and read resources and resource templates",
 		Subcommands: []*cli.Command{
-			listCommand(ios, "list", "list the server's resources", "resources/list", "resources", output.KindResourcesList),
-			listCommand(ios, "templates", "list the server's resource templates", "resources/templates/list", "resourceTemplates", output.KindTemplatesList),
-			{
-				Name:      "read",
-				Usage:     "read a resource (resources/read)",
-				ArgsUsage: "URI",
-				Description: "Text contents are printed. Binary contents are never written to a terminal:\n" +
-					"--out FILE saves the decoded bytes (--out - writes them to a pipe).",
-				Flags: []cli.Flag{&cli.StringFlag{Name: "out", Usage: "write the decoded contents to `FILE` (- for stdout)"}},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					if err := needArgs(c, 1, 1, "URI [--out FILE]"); err != nil {
-						return err
-					}
-					uri := c.Args().First()
-					out := c.String("out")
-					if out == "-" && ios.IsStdoutTTY() {
-						return usagef("--out - would write raw bytes to the terminal; redirect stdout or name a file")
-					}
-					params := ojson.Members{}
-					params.Set("uri", ojson.String(uri))
-					raw, err := s.client.Call(c.Context, "resources/read", params.JSON(), nil)
-					if err != nil {
-						return wrapOp("resources/read "+uri, explainNotFound(err))
-					}
-					if out == "" {
-						return s.print(c.Context, output.KindResourceRead, raw)
-					}
-					return saveContents(ios, raw, uri, out)
-				}),
-			},
+			newCmdList(f, nil, "list", "list the server's resources", "resources/list", "resources", output.KindResourcesList),
+			newCmdList(f, nil, "templates", "list the server's resource templates", "resources/templates/list", "resourceTemplates", output.KindTemplatesList),
+			newCmdResourcesRead(f, nil),
 		},
 	}
 }
 
-// listCommand builds a command for a paginated list method whose items
+type resourcesReadOptions struct {
+	invocation
+	URI string
+	Out string // --out: a FILE, - for stdout, "" to print
+}
+
+func newCmdResourcesRead(f *Factory, runF func(*resourcesReadOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "read",
+		Usage:     "read a resource (resources/read)",
+		ArgsUsage: "URI",
+		Description: "Text contents are printed. Binary contents are never written to a terminal:\n" +
+			"--out FILE saves the decoded bytes (--out - writes them to a pipe).",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "out", Usage: "write the decoded contents to `FILE` (- for stdout)"}},
+		Action: actionOf(func(c *cli.Context) (*resourcesReadOptions, error) {
+			if err := needArgs(c, 1, 1, "URI [--out FILE]"); err != nil {
+				return nil, err
+			}
+			o := &resourcesReadOptions{invocation: invoked(f, c), URI: c.Args().First(), Out: c.String("out")}
+			if o.Out == "-" && f.IOStreams.IsStdoutTTY() {
+				return nil, usagef("--out - would write raw bytes to the terminal; redirect stdout or name a file")
+			}
+			return o, nil
+		}, runF, runResourcesRead),
+	}
+}
+
+func runResourcesRead(o *resourcesReadOptions) error {
+	return o.withSession(func(s *session) error {
+		params := ojson.Members{}
+		params.Set("uri", ojson.String(o.URI))
+		raw, err := s.client.Call(o.ctx(), "resources/read", params.JSON(), nil)
+		if err != nil {
+			return wrapOp("resources/read "+o.URI, explainNotFound(err))
+		}
+		if o.Out == "" {
+			return s.print(o.ctx(), output.KindResourceRead, raw)
+		}
+		return saveContents(s.ios, raw, o.URI, o.Out)
+	})
+}
+
+// newCmdList builds a command for a paginated list method whose items
 // are under key.
-func listCommand(ios *output.IOStreams, name, usage, method, key string, kind output.Kind) *cli.Command {
+func newCmdList(f *Factory, runF func(*listOptions) error, name, usage, method, key string, kind output.Kind) *cli.Command {
 	return &cli.Command{
 		Name:      name,
 		Usage:     usage + " (" + method + ")",
 		ArgsUsage: " ",
-		Flags:     []cli.Flag{cursorFlag},
-		Action: withSession(ios, func(c *cli.Context, s *session) error {
-			if err := needArgs(c, 0, 0, "[--cursor CURSOR]"); err != nil {
-				return err
-			}
-			raw, err := s.client.List(c.Context, method, key, c.String("cursor"), !c.IsSet("cursor"))
-			if err != nil {
-				return wrapOp(method, err)
-			}
-			return s.print(c.Context, kind, raw)
+		Flags:     []cli.Flag{cursorFlag()},
+		Action: actionOf(parseList(f), runF, func(o *listOptions) error {
+			return o.withSession(func(s *session) error {
+				raw, err := s.client.List(o.ctx(), method, key, o.Cursor, o.All)
+				if err != nil {
+					return wrapOp(method, err)
+				}
+				return s.print(o.ctx(), kind, raw)
+			})
 		}),
 	}
 }

@@ -8,7 +8,12 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func resumeCommand(ios *output.IOStreams) *cli.Command {
+type resumeOptions struct {
+	invocation
+	File string // CONTINUATION-FILE, or - for stdin
+}
+
+func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "resume",
 		Usage:     "finish a call that stopped for input (exit 6), from its continuation document",
@@ -17,44 +22,49 @@ func resumeCommand(ios *output.IOStreams) *cli.Command {
 			"continuation document on stdout; answer it later with resume (see the examples).\n" +
 			"The server is reached as the document says unless --url/--stdio/-s name one, which must\n" +
 			"be the same server. Documents are sealed: an edited one is refused.",
-		Action: func(c *cli.Context) error {
+		Action: actionOf(func(c *cli.Context) (*resumeOptions, error) {
 			if err := needArgs(c, 1, 1, "CONTINUATION-FILE|- [--answers FILE | --answer KEY.FIELD=VALUE…]"); err != nil {
-				return err
+				return nil, err
 			}
 			if c.Args().First() == "-" && c.String("answers") == "-" {
-				return usagef("the continuation and --answers cannot both come from stdin")
+				return nil, usagef("the continuation and --answers cannot both come from stdin")
 			}
-			data, err := readJSONArg("continuation", "@"+c.Args().First(), ios.In)
-			if c.Args().First() == "-" {
-				data, err = readJSONArg("continuation", "-", ios.In)
-			}
-			if err != nil {
-				return err
-			}
-			k, err := readContinuation(data)
-			if err != nil {
-				return err
-			}
-			s, err := newSessionFor(c, ios, &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd, name: k.ServerName})
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			if s.serverID != k.Server {
-				return usagef("this continuation belongs to another server (%s); resume it against that one", output.SanitizeLine(k.Server))
-			}
-			cc, err := k.clientContinuation()
-			if err != nil {
-				return usagef("the continuation is unusable: %v", err)
-			}
-			s.client.SetVersion(k.ProtocolVersion)
-			kind := map[string]output.Kind{"prompts/get": output.KindPromptGet, "resources/read": output.KindResourceRead}[k.Method]
-			if kind == "" {
-				kind = output.KindToolCall
-			}
-			return s.explain(s.finishCall(c, k.Method, kind, func() (json.RawMessage, error) {
-				return s.client.Resume(c.Context, cc, nil)
-			}))
-		},
+			return &resumeOptions{invocation: invoked(f, c), File: c.Args().First()}, nil
+		}, runF, runResume),
 	}
+}
+
+func runResume(o *resumeOptions) error {
+	ios := o.f.IOStreams
+	data, err := readJSONArg("continuation", "@"+o.File, ios.In)
+	if o.File == "-" {
+		data, err = readJSONArg("continuation", "-", ios.In)
+	}
+	if err != nil {
+		return err
+	}
+	k, err := readContinuation(o.f, data)
+	if err != nil {
+		return err
+	}
+	s, err := newSessionFor(o.c, o.f, &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd, name: k.ServerName})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if s.serverID != k.Server {
+		return usagef("this continuation belongs to another server (%s); resume it against that one", output.SanitizeLine(k.Server))
+	}
+	cc, err := k.clientContinuation()
+	if err != nil {
+		return usagef("the continuation is unusable: %v", err)
+	}
+	s.client.SetVersion(k.ProtocolVersion)
+	kind := map[string]output.Kind{"prompts/get": output.KindPromptGet, "resources/read": output.KindResourceRead}[k.Method]
+	if kind == "" {
+		kind = output.KindToolCall
+	}
+	return s.explain(s.finishCall(o.ctx(), k.Method, kind, func() (json.RawMessage, error) {
+		return s.client.Resume(o.ctx(), cc, nil)
+	}))
 }

@@ -1,6 +1,15 @@
 // Package commands is mcpctl's command-line surface: flags, request items
 // and one file per command group. It turns argv into calls on package
 // client and hands the raw results to package output.
+//
+// Main builds the process's Factory (streams, environment, working
+// directory) and Run runs one command line with it. Each command is made
+// by a constructor newCmdX(f, runF) (action.go): its action parses flags
+// and arguments into an options struct and calls runF, which a test
+// replaces, or the real runX, which opens a session (session.go) when it
+// needs a server. A new command gets a constructor and a run function in
+// its group's file and a line in NewApp (or its group's Subcommands), and
+// a table of its flags in the group's _test.go (checkFlags).
 package commands
 
 import (
@@ -47,15 +56,20 @@ func Main() int {
 	// ("Unsolicited response received on idle HTTP channel") besides
 	// returning it as an error; stderr is for mcpctl's own one-line errors.
 	log.SetOutput(io.Discard)
-	return Run(ctx, output.System(), os.Args)
+	return Run(ctx, ProcessFactory(output.System()), os.Args)
 }
 
 // Run executes one command line (args[0] is the program name) and returns
-// the exit code. Errors are printed as one line on ios.ErrOut.
-func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
-	app := NewApp(ios)
-	argv := append([]string{args[0]}, normalizeArgs(app, args[1:])...)
-	err := app.RunContext(ctx, argv)
+// the exit code. Errors are printed as one line on the factory's ErrOut.
+func Run(ctx context.Context, f *Factory, args []string) int {
+	return runApp(ctx, f, NewApp(f), args)
+}
+
+// runApp is Run with the command tree given: a test runs one command
+// whose run function it replaced.
+func runApp(ctx context.Context, f *Factory, app *cli.App, args []string) int {
+	ios := f.IOStreams
+	err := execute(ctx, app, args)
 	if err == nil {
 		return ExitOK
 	}
@@ -78,10 +92,47 @@ func Run(ctx context.Context, ios *output.IOStreams, args []string) int {
 	return code
 }
 
+// execute runs one command line on app: flags may go anywhere
+// (normalizeArgs).
+func execute(ctx context.Context, app *cli.App, args []string) error {
+	line, err := normalizeArgs(app, args[1:])
+	if err != nil {
+		return err
+	}
+	return app.RunContext(ctx, append([]string{args[0]}, line...))
+}
+
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// NewApp builds the command tree around the given streams.
-func NewApp(ios *output.IOStreams) *cli.App {
+// NewApp builds the command tree around the factory.
+func NewApp(f *Factory) *cli.App {
+	return newApp(f, []*cli.Command{
+		newCmdDiscover(f, nil),
+		newCmdPing(f, nil),
+		toolsCommand(f),
+		resourcesCommand(f),
+		promptsCommand(f),
+		newCmdComplete(f, nil),
+		newCmdCall(f, nil),
+		cacheCommand(f),
+		tasksCommand(f),
+		newCmdListen(f, nil),
+		newCmdResume(f, nil),
+		authCommand(f),
+		configCommand(f),
+		newCmdCompletion(f, nil),
+		newCmdMan(f, nil),
+		newCmdHelp(f, nil),
+		newCmdShellComplete(f, nil),
+	})
+}
+
+// newApp is the app around the given commands: mcpctl's global flags, its
+// usage errors, help templates and environment.
+func newApp(f *Factory, cmds []*cli.Command) *cli.App {
+	ios := f.IOStreams
+	flags := globalFlags()
+	detachEnv(flags)
 	app := &cli.App{
 		Name:    "mcpctl",
 		Usage:   "a scriptable command-line client for the Model Context Protocol",
@@ -98,38 +149,27 @@ func NewApp(ios *output.IOStreams) *cli.App {
 		ErrWriter: ios.ErrOut,
 		// urfave adds --help only to apps without a help command of their
 		// own, which mcpctl has (for the topics).
-		Flags:                     append(globalFlags(), cli.HelpFlag),
+		Flags:                     append(flags, cli.HelpFlag),
 		HideHelpCommand:           true,
 		DisableSliceFlagSeparator: true,
 		// urfave would call os.Exit itself; exit codes are ours to map.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 		Action:         unknownCommand,
-		Metadata:       map[string]any{configKey: newConfigLoader(ios.ErrOut)},
-		Commands: []*cli.Command{
-			discoverCommand(ios),
-			pingCommand(ios),
-			toolsCommand(ios),
-			resourcesCommand(ios),
-			promptsCommand(ios),
-			completeCommand(ios),
-			callCommand(ios),
-			cacheCommand(ios),
-			tasksCommand(ios),
-			listenCommand(ios),
-			resumeCommand(ios),
-			authCommand(ios),
-			configCommand(ios),
-			completionCommand(ios),
-			manCommand(ios),
-			helpCommand(ios),
-			shellCompleteCommand(ios),
-		},
+		Before:         func(c *cli.Context) error { return applyEnv(c, f) },
+		Metadata:       map[string]any{configKey: newConfigLoader(f, ios.ErrOut), factoryKey: f},
+		Commands:       cmds,
 	}
 	setUsageHandlers(app.Commands)
 	helpTemplates(app)
 	return app
 }
+
+const factoryKey = "mcpctl.factory"
+
+// factoryOf is the factory an app was built around, for actions that
+// belong to no command of their own (unknownCommand).
+func factoryOf(c *cli.Context) *Factory { return c.App.Metadata[factoryKey].(*Factory) }
 
 // exitCodeHelp ends the app's description: scripts are written from --help.
 var exitCodeHelp = "EXIT CODES:\n" + exitCodesHelp()
@@ -187,7 +227,7 @@ func unknownCommand(c *cli.Context) error {
 			names = append(names, cmd.Name)
 		}
 	}
-	if root := c.Command == nil || c.Command.Name == c.App.Name; root && isServerName(c.Args().First()) {
+	if root := c.Command == nil || c.Command.Name == c.App.Name; root && isServerName(factoryOf(c), c.Args().First()) {
 		return usagef("%q is a configured server: name a command after it, e.g. 'mcpctl %s tools list'", c.Args().First(), c.Args().First())
 	}
 	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))

@@ -1,49 +1,14 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/mcpctl/mcpctl/output"
 )
-
-// isolate keeps the developer's environment out of Run: no server from
-// MCPCTL_URL, no output format from MCPCTL_OUTPUT, a throw-away cache.
-func isolate(t *testing.T) {
-	t.Helper()
-	for _, k := range []string{"MCPCTL_URL", "MCPCTL_STDIO", "MCPCTL_PROTOCOL_VERSION", "MCPCTL_TIMEOUT",
-		"MCPCTL_SERVER_STDERR", "MCPCTL_OUTPUT", "MCPCTL_TRACE", "MCPCTL_NO_CACHE", "MCPCTL_FORCE_TTY"} {
-		t.Setenv(k, "") // restores the old value when the test ends
-		os.Unsetenv(k)
-	}
-	t.Setenv("MCPCTL_CACHE_DIR", t.TempDir())
-	// The user's own config (defaults, servers) must not reach the tests.
-	t.Setenv("MCPCTL_SERVER", "")
-	os.Unsetenv("MCPCTL_SERVER")
-	t.Setenv("MCPCTL_CONFIG", filepath.Join(t.TempDir(), "config.yaml"))
-	t.Setenv("HOME", t.TempDir())
-}
-
-type runResult struct {
-	code        int
-	stdout, err string
-}
-
-func run(t *testing.T, stdin string, args ...string) runResult {
-	t.Helper()
-	ios, in, out, errOut := output.Test()
-	in.WriteString(stdin)
-	code := Run(context.Background(), ios, append([]string{"mcpctl"}, args...))
-	return runResult{code, out.String(), errOut.String()}
-}
 
 // oneErrorLine checks that stderr is exactly one "mcpctl: " line.
 func oneErrorLine(t *testing.T, r runResult, prefix string) {
@@ -54,8 +19,9 @@ func oneErrorLine(t *testing.T, r runResult, prefix string) {
 }
 
 func TestRunNoServer(t *testing.T) {
-	isolate(t)
-	r := run(t, "", "tools", "list")
+	t.Parallel()
+	e := isolate(t)
+	r := e.run("", "tools", "list")
 	if r.code != ExitUsage {
 		t.Errorf("exit %d, want %d", r.code, ExitUsage)
 	}
@@ -66,15 +32,17 @@ func TestRunNoServer(t *testing.T) {
 }
 
 func TestRunEnvironmentServer(t *testing.T) {
-	isolate(t)
-	t.Setenv("MCPCTL_URL", "ftp://from-the-environment")
-	r := run(t, "", "tools", "list")
+	t.Parallel()
+	e := isolate(t)
+	e.Setenv("MCPCTL_URL", "ftp://from-the-environment")
+	r := e.run("", "tools", "list")
 	if r.code != ExitUsage || !strings.Contains(r.err, "ftp://from-the-environment") {
 		t.Errorf("exit %d, stderr %q; want the URL from MCPCTL_URL to be used (and refused)", r.code, r.err)
 	}
 }
 
 func TestRunUsageErrors(t *testing.T) {
+	t.Parallel()
 	const url = "http://127.0.0.1:1/mcp" // never contacted: every case fails before
 	tests := []struct {
 		name   string
@@ -104,8 +72,8 @@ func TestRunUsageErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			isolate(t)
-			r := run(t, "", tc.args...)
+			e := isolate(t)
+			r := e.run("", tc.args...)
 			if r.code != ExitUsage {
 				t.Errorf("exit %d, want %d (stderr %q)", r.code, ExitUsage, r.err)
 			}
@@ -118,8 +86,9 @@ func TestRunUsageErrors(t *testing.T) {
 }
 
 func TestRunNoArgumentsShowsHelp(t *testing.T) {
-	isolate(t)
-	r := run(t, "")
+	t.Parallel()
+	e := isolate(t)
+	r := e.run("")
 	if r.code != ExitOK || !strings.Contains(r.stdout, "EXIT CODES") || !strings.Contains(r.stdout, "tools") {
 		t.Errorf("exit %d, stdout %q", r.code, r.stdout)
 	}
@@ -133,9 +102,10 @@ func TestRunNoArgumentsShowsHelp(t *testing.T) {
 //	prints the help of "tools" instead of "tools list" (no --cursor
 //	option shown).
 func TestRunHelpAfterSubcommand(t *testing.T) {
+	t.Parallel()
 	for _, flag := range []string{"--help", "-h"} {
-		isolate(t)
-		r := run(t, "", "tools", "list", flag)
+		e := isolate(t)
+		r := e.run("", "tools", "list", flag)
 		if r.code != ExitOK || !strings.Contains(r.stdout, "mcpctl tools list") || !strings.Contains(r.stdout, "--cursor") {
 			t.Errorf("mcpctl tools list %s: exit %d, stdout:\n%s", flag, r.code, r.stdout)
 		}
@@ -143,8 +113,9 @@ func TestRunHelpAfterSubcommand(t *testing.T) {
 }
 
 func TestRunDryRun(t *testing.T) {
-	isolate(t)
-	r := run(t, "", "--url", "http://127.0.0.1:1/mcp", "tools", "call", "echo", "text=<hi>", "n:=1.50",
+	t.Parallel()
+	e := isolate(t)
+	r := e.run("", "--url", "http://127.0.0.1:1/mcp", "tools", "call", "echo", "text=<hi>", "n:=1.50",
 		"-H", "Authorization: Bearer s3cr3t", "--dry-run")
 	if r.code != ExitOK || r.err != "" {
 		t.Fatalf("exit %d, stderr %q", r.code, r.err)
@@ -228,6 +199,7 @@ func jsonField(obj json.RawMessage, key string) string {
 }
 
 func TestRunHTTP(t *testing.T) {
+	t.Parallel()
 	srv := newFakeServer(t)
 	tests := []struct {
 		name   string
@@ -249,8 +221,8 @@ func TestRunHTTP(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			isolate(t)
-			r := run(t, "", append([]string{"--url", srv.URL + "/mcp"}, tc.args...)...)
+			e := isolate(t)
+			r := e.run("", append([]string{"--url", srv.URL + "/mcp"}, tc.args...)...)
 			if r.code != tc.code {
 				t.Errorf("exit %d, want %d (stderr %q)", r.code, tc.code, r.err)
 			}
@@ -283,15 +255,16 @@ func TestRunHTTP(t *testing.T) {
 }
 
 func TestRunStdio(t *testing.T) {
-	isolate(t)
+	t.Parallel()
+	e := isolate(t)
 	server := `read l; printf '%s\n' '{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"echo"}]}}'`
-	r := run(t, "", "--protocol-version", "2026-07-28", "--stdio", "sh -c '"+strings.ReplaceAll(server, "'", `'\''`)+"'", "tools", "list")
+	r := e.run("", "--protocol-version", "2026-07-28", "--stdio", "sh -c '"+strings.ReplaceAll(server, "'", `'\''`)+"'", "tools", "list")
 	if r.code != ExitOK || !strings.Contains(r.stdout, `"name":"echo"`) {
 		t.Errorf("exit %d, stdout %q, stderr %q", r.code, r.stdout, r.err)
 	}
 
-	isolate(t)
-	r = run(t, "", "--stdio", "sh -c 'echo dying >&2; exit 9'", "tools", "list")
+	e = isolate(t)
+	r = e.run("", "--stdio", "sh -c 'echo dying >&2; exit 9'", "tools", "list")
 	if r.code != ExitConnection || !strings.Contains(r.err, "exit status 9") || !strings.Contains(r.err, "dying") {
 		t.Errorf("exit %d, stderr %q; want %d with the exit status and the server's last words", r.code, r.err, ExitConnection)
 	}

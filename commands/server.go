@@ -18,8 +18,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/kballard/go-shellquote"
@@ -57,11 +55,11 @@ func pickServer(ch serverChoice, getenv func(string) string) (serverChoice, erro
 	return ch, nil
 }
 
-func choiceFromContext(c *cli.Context) (serverChoice, error) {
+func choiceFromContext(c *cli.Context, getenv func(string) string) (serverChoice, error) {
 	return pickServer(serverChoice{
 		url: c.String("url"), stdio: c.String("stdio"), name: c.String("server"),
 		env: c.StringSlice("env"), cwd: c.String("cwd"), headers: c.StringSlice("header"),
-	}, os.Getenv)
+	}, getenv)
 }
 
 // endpoint is the server a command talks to, fully resolved.
@@ -111,7 +109,7 @@ func resolveEndpoint(ch serverChoice, configs *configLoader, fallback *connInfo)
 		if err != nil {
 			return nil, err
 		}
-		named, err := srv.Resolve(config.Env{Lookup: os.LookupEnv, Home: homeDir()})
+		named, err := srv.Resolve(configs.f.configEnv())
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -178,7 +176,7 @@ func applyServerSettings(c *cli.Context, ep *endpoint) error {
 // configLoader reads the config once per command line and reports its
 // warnings once, on stderr (or nowhere: completion must stay silent).
 type configLoader struct {
-	opts   func(foreign bool) config.Options
+	f      *Factory
 	errOut io.Writer
 	own    *config.Set
 	all    *config.Set
@@ -187,8 +185,8 @@ type configLoader struct {
 	defaultsApplied bool
 }
 
-func newConfigLoader(errOut io.Writer) *configLoader {
-	return &configLoader{opts: configOptions, errOut: errOut, warned: map[string]bool{}}
+func newConfigLoader(f *Factory, errOut io.Writer) *configLoader {
+	return &configLoader{f: f, errOut: errOut, warned: map[string]bool{}}
 }
 
 const configKey = "mcpctl.config"
@@ -206,7 +204,7 @@ func (l *configLoader) load(foreign bool) (*config.Set, error) {
 	if set != nil {
 		return set, nil
 	}
-	set, err := config.Load(l.opts(foreign))
+	set, err := config.Load(l.f.configOptions(foreign))
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -257,7 +255,7 @@ func (l *configLoader) sourceOf(spec string) (*config.Set, error) {
 	if !ok {
 		return l.load(true)
 	}
-	set, err := config.ReadFile(expandHome(file), l.opts(true))
+	set, err := config.ReadFile(l.f.expandHome(file), l.f.configOptions(true))
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -287,31 +285,6 @@ func configError(err error) error {
 		return usagef("%v", err)
 	}
 	return err
-}
-
-// configOptions is where the config lives on this machine.
-func configOptions(foreign bool) config.Options {
-	cwd, _ := os.Getwd()
-	d := machineDirs()
-	return config.Options{
-		File: d.ConfigFile(), Foreign: foreign, Home: d.Home(), UserConfigDir: d.PlatformConfigDir(),
-		ClaudeConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
-	}
-}
-
-// machineDirs is where mcpctl keeps its files on this machine.
-func machineDirs() config.Dirs { return config.Dirs{Getenv: os.Getenv, GOOS: runtime.GOOS} }
-
-// configFile is mcpctl's own config file (config.Dirs).
-func configFile() string { return machineDirs().ConfigFile() }
-
-func homeDir() string { return machineDirs().Home() }
-
-func expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		return filepath.Join(homeDir(), rest)
-	}
-	return p
 }
 
 // applyDefaults gives the global flags named in the config's defaults
@@ -354,8 +327,8 @@ func validDefault(flag, value string) bool {
 
 // isServerName reports whether name is configured, for a hint; the config
 // is read quietly, and a broken one makes it false.
-func isServerName(name string) bool {
-	set, err := newConfigLoader(nil).load(true)
+func isServerName(f *Factory, name string) bool {
+	set, err := newConfigLoader(f, nil).load(true)
 	if err != nil {
 		return false
 	}

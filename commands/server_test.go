@@ -6,6 +6,7 @@ import (
 )
 
 func TestPickServer(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{}
 	getenv := func(k string) string { return env[k] }
 	for _, tc := range []struct {
@@ -40,6 +41,7 @@ func TestPickServer(t *testing.T) {
 }
 
 func TestCheckServerName(t *testing.T) {
+	t.Parallel()
 	for name, ok := range map[string]bool{
 		"weather": true, "my-server_2": true, "": false, "-x": false, "a b": false, "f.json:x": false, "a/b": false,
 	} {

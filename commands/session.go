@@ -29,35 +29,50 @@ type connInfo struct {
 // wrong is checked in newSession, before any process starts or byte is
 // sent.
 type session struct {
+	*connSettings
+	f      *Factory
 	ios    *output.IOStreams
 	client *client.Client
 	render output.Options
-	dryRun bool
-	http   bool
-	target string // URL or command, for messages
 	closer []func()
 
+	opts     client.Options
+	progress *progressView
+	oauth    *oauth.Manager // nil unless OAuth is in use
+	input    *inputHandler
+	pageable bool // the command has --cursor: a listing may be paged by hand
+}
+
+// connSettings is how a session reaches its server, resolved once from
+// the flags and the endpoint before anything starts. The transport is a
+// function of it (session.dial), which changes nothing, so a reconnect
+// reaches the same server the same way.
+type connSettings struct {
 	ep           *endpoint
-	opts         client.Options
-	remake       func() (client.Transport, error)
+	http         bool
+	target       string // URL or command, for messages
 	serverID     string // cache key part
 	credentialID string
 	conn         connInfo
-	progress     *progressView
-	oauth        *oauth.Manager // nil unless OAuth is in use
-	input        *inputHandler
-	maxMessage   int  // --max-message-size, which bounds a listing's pages together too
-	pageable     bool // the command has --cursor: a listing may be paged by hand
+	maxMessage   int                 // --max-message-size, which bounds a listing's pages together too
+	header       map[string][]string // HTTP: -H, the named server's headers, --bearer
+	insecure     bool
+	childEnv     []string // stdio: the factory's environment with --env
+	serverStderr string   // --server-stderr
+	trace        bool
+	dryRun       bool
+	listen       bool // lines that are not JSON-RPC are reported, not fatal
 }
 
-func newSession(c *cli.Context, ios *output.IOStreams) (*session, error) {
-	return newSessionFor(c, ios, nil)
+func newSession(c *cli.Context, f *Factory) (*session, error) {
+	return newSessionFor(c, f, nil)
 }
 
 // newSessionFor is newSession, reaching the server through fallback when
 // no server flag or variable names one (resume uses the continuation's).
-func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*session, error) {
-	ch, err := choiceFromContext(c)
+func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, error) {
+	ios := f.IOStreams
+	ch, err := choiceFromContext(c, f.Getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +87,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	if err != nil {
 		return nil, err
 	}
-	s := &session{ios: ios, render: render, dryRun: c.Bool("dry-run"), ep: ep, pageable: hasFlag(c.Command, cursorFlag)}
+	s := &session{f: f, ios: ios, render: render, pageable: hasFlag(c.Command, "cursor")}
 	input, err := readInputConfig(c, ios)
 	if err != nil {
 		return nil, err
@@ -85,11 +100,31 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 	if lvl := c.String("log-level"); lvl != "" && !validLogLevel(lvl) {
 		return nil, usagef("invalid --log-level %q: use one of %s", lvl, strings.Join(logLevels, ", "))
 	}
-	t, err := s.transport(c)
+	if s.connSettings, err = resolveSettings(c, f, ep); err != nil {
+		return nil, err
+	}
+	if s.http {
+		if s.insecure {
+			fmt.Fprintln(ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
+		}
+		if _, fixed := s.header["Authorization"]; !fixed {
+			if s.oauth, err = s.oauthManager(c, ep.url); err != nil {
+				return nil, err
+			}
+		}
+	} else if !s.dryRun {
+		// mcpctl is a short-lived command, so it may adopt the orphans of
+		// the servers it starts (process-wide): a daemon a server forked
+		// off is then still found and ended at exit. Where the kernel
+		// refuses, the server's cgroup or its process tree still serve.
+		_ = client.ReapOrphans()
+	}
+	t, closeT, err := s.dial()
 	if err != nil {
 		s.Close()
 		return nil, err
 	}
+	s.closer = append(s.closer, closeT)
 	tasks := !c.Bool("no-tasks")
 	opts := client.Options{
 		ClientInfo:   client.Implementation{Name: "mcpctl", Version: version()},
@@ -109,7 +144,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		Tasks: client.TaskOptions{
 			Declared:          tasks,
 			CancelOnInterrupt: c.Bool("cancel-on-interrupt"),
-			OnCreated:         func(h json.RawMessage) { rememberTask(s.serverID, h) },
+			OnCreated:         func(h json.RawMessage) { f.rememberTask(s.serverID, h) },
 			OnStatus:          s.taskStatus,
 		},
 	}
@@ -123,11 +158,11 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		opts.Cache.Mode = client.CacheRefresh
 	}
 	if opts.Cache.Mode != client.CacheOff {
-		if cache, err := openCache(); err == nil {
+		if cache, err := f.openCache(); err == nil {
 			opts.Cache.Store = cache
 		}
 	}
-	if c.Bool("trace") {
+	if s.trace {
 		opts.Hooks.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+msg) }
 	}
 	if v := c.String("protocol-version"); v != "" {
@@ -146,10 +181,70 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 		return nil, err
 	}
 	s.opts = opts
-	s.remake = func() (client.Transport, error) { return s.transport(c) }
-	s.opts.Reopen = s.remake
+	s.opts.Reopen = s.reopen
 	s.client = client.New(t, s.opts)
 	return s, nil
+}
+
+// reopen is a new transport to the same server, for the client to retry
+// on; the session closes it at the end.
+func (s *session) reopen() (client.Transport, error) {
+	t, closeT, err := s.dial()
+	if err != nil {
+		return nil, err
+	}
+	s.closer = append(s.closer, closeT)
+	return t, nil
+}
+
+// resolveSettings reads how to reach the server from the flags and the
+// endpoint; it starts nothing.
+func resolveSettings(c *cli.Context, f *Factory, ep *endpoint) (*connSettings, error) {
+	maxMessage, err := parseSize("--max-message-size", c.String("max-message-size"))
+	if err != nil {
+		return nil, err
+	}
+	st := &connSettings{
+		ep: ep, maxMessage: maxMessage, serverID: ep.serverID(), conn: connInfo{name: ep.name},
+		trace: c.Bool("trace"), dryRun: c.Bool("dry-run"), insecure: c.Bool("insecure"),
+		listen: c.Command != nil && c.Command.Name == "listen",
+	}
+	if ep.url != "" {
+		st.http, st.target = true, ep.url
+		if ep.name == "" {
+			st.conn.url = ep.url
+		}
+		st.credentialID = credentialID(ep.header)
+		st.header = map[string][]string{}
+		for k, v := range ep.header {
+			st.header[k] = append([]string(nil), v...)
+		}
+		if err := bearer(c, st.header); err != nil {
+			return nil, err
+		}
+		if _, fixed := st.header["Authorization"]; !fixed {
+			// OAuth: private results are kept apart from those of other
+			// credentials (the token itself changes, and never reaches the
+			// disk).
+			st.credentialID = client.HashCredential("oauth", ep.url)
+		}
+		return st, nil
+	}
+	if st.childEnv, err = childEnv(f.Environ, ep.env); err != nil {
+		return nil, err
+	}
+	if st.childEnv == nil {
+		// The factory's environment, which is the process's but in tests.
+		st.childEnv = f.Environ()
+	}
+	st.serverStderr = c.String("server-stderr")
+	st.target = ep.stdio
+	if ep.name == "" {
+		// A named server is found again by its name: its expanded
+		// variables (API keys) stay out of continuation documents.
+		st.conn = connInfo{stdio: ep.stdio, env: ep.env, cwd: ep.cwd}
+	}
+	return st, nil
 }
 
 // inputHandler answers the server's questions; its prompts end with the
@@ -157,7 +252,7 @@ func newSessionFor(c *cli.Context, ios *output.IOStreams, fallback *connInfo) (*
 // deadline.
 func (s *session) inputHandler(c *cli.Context, cfg *inputConfig) *inputHandler {
 	h := newInputHandler(cfg, s.ios)
-	h.progress = s.progress
+	h.progress, h.open = s.progress, s.f.openURL
 	if c.Context != nil {
 		h.base = c.Context
 	}
@@ -183,7 +278,7 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 		s.progress.clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}
-	if dir, err := eraDir(); err == nil && !s.dryRun {
+	if dir, err := s.f.eraDir(); err == nil && !s.dryRun {
 		opts.EraStore = &client.FileEraStore{Dir: dir}
 	}
 	return nil
@@ -192,8 +287,8 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 // malformed is the policy for lines that are not JSON-RPC: a listen stream
 // reports them and carries on (one bad line should not end hours of
 // listening); a single call treats them as the protocol error they are.
-func (s *session) malformed(c *cli.Context) func([]byte, error) bool {
-	if c.Command == nil || c.Command.Name != "listen" {
+func (s *session) malformed() func([]byte, error) bool {
+	if !s.listen {
 		return nil
 	}
 	return func(line []byte, err error) bool {
@@ -208,7 +303,7 @@ func (s *session) reconnect() error {
 	if s.client != nil {
 		s.client.Close()
 	}
-	t, err := s.remake()
+	t, err := s.reopen()
 	if err != nil {
 		return err
 	}
@@ -256,83 +351,47 @@ func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error
 	return opts, nil
 }
 
-// transport builds a transport to the resolved endpoint; listen calls it
-// again to reconnect.
-func (s *session) transport(c *cli.Context) (client.Transport, error) {
-	ep := s.ep
+// dial builds a transport to the server the settings name, and what to
+// close when the session ends; the session and its settings stay as they
+// are. Factory.Transport, when set, stands in for the real transports.
+func (s *session) dial() (client.Transport, func(), error) {
+	st := s.connSettings
+	if s.f.Transport != nil {
+		t, err := s.f.Transport(st)
+		return t, func() {}, err
+	}
 	var trace client.Tracer
-	if c.Bool("trace") {
+	if st.trace {
 		trace = newTracer(s.ios.ErrOut)
 	}
 	var dry func(client.DryRunRequest)
-	if s.dryRun {
+	if st.dryRun {
 		dry = func(r client.DryRunRequest) { printDryRun(s.ios.Out, r) }
 	}
-	maxMessage, err := parseSize("--max-message-size", c.String("max-message-size"))
-	if err != nil {
-		return nil, err
-	}
-	s.maxMessage = maxMessage
-	s.serverID = ep.serverID()
-	s.conn = connInfo{name: ep.name}
-	if ep.url != "" {
-		if c.Bool("insecure") {
-			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
-		}
+	if st.http {
 		header := map[string][]string{}
-		for k, v := range ep.header {
-			header[k] = append([]string(nil), v...) // authorization() adds to it; a reconnect starts afresh
+		for k, v := range st.header {
+			header[k] = append([]string(nil), v...) // the transport may add to it
 		}
-		mgr, err := s.authorization(c, ep.url, header)
-		if err != nil {
-			return nil, err
-		}
-		opts := client.HTTPOptions{URL: ep.url, Header: header, Insecure: c.Bool("insecure"), Trace: trace, DryRun: dry,
-			Malformed: s.malformed(c), MaxMessage: maxMessage}
-		if mgr != nil {
-			opts.Auth = mgr
+		opts := client.HTTPOptions{URL: st.ep.url, Header: header, Insecure: st.insecure, Trace: trace, DryRun: dry,
+			Malformed: s.malformed(), MaxMessage: st.maxMessage}
+		if s.oauth != nil {
+			opts.Auth = s.oauth
 		}
 		t, err := client.NewHTTP(opts)
 		if err != nil {
-			return nil, usagef("%v", err)
+			return nil, nil, usagef("%v", err)
 		}
-		s.http, s.target, s.oauth = true, ep.url, mgr
-		if ep.name == "" {
-			s.conn.url = ep.url
-		}
-		s.credentialID = credentialID(ep.header)
-		if mgr != nil {
-			// Private results are kept apart from those of other credentials
-			// (the token itself changes, and never reaches the disk).
-			s.credentialID = client.HashCredential("oauth", ep.url)
-		}
-		return t, nil
+		return t, func() {}, nil
 	}
-	childenv, err := childEnv(ep.env)
+	stderr, closeStderr, err := s.serverStderr(st.serverStderr)
 	if err != nil {
-		return nil, err
-	}
-	stderr, err := s.serverStderr(c.String("server-stderr"))
-	if err != nil {
-		return nil, err
-	}
-	s.target = ep.stdio
-	if ep.name == "" {
-		// A named server is found again by its name: its expanded
-		// variables (API keys) stay out of continuation documents.
-		s.conn = connInfo{stdio: ep.stdio, env: ep.env, cwd: ep.cwd}
-	}
-	if !s.dryRun {
-		// mcpctl is a short-lived command, so it may adopt the orphans of
-		// the servers it starts (process-wide): a daemon a server forked
-		// off is then still found and ended at exit. Where the kernel
-		// refuses, the server's cgroup or its process tree still serve.
-		_ = client.ReapOrphans()
+		return nil, nil, err
 	}
 	return client.NewStdio(client.StdioOptions{
-		Command: ep.argv, Env: childenv, Dir: ep.cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(c),
-		MaxLine: maxMessage, TrackDescendants: true,
-	}), nil
+		Command: st.ep.argv, Env: st.childEnv, Dir: st.ep.cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(),
+		MaxLine: st.maxMessage, TrackDescendants: true,
+	}), closeStderr, nil
 }
 
 // serverStderr is where a stdio server's stderr goes. Inherited, it is
@@ -342,7 +401,7 @@ func (s *session) transport(c *cli.Context) (client.Transport, error) {
 // line), and sanitised line by line when it is one (or MCPCTL_FORCE_TTY
 // says so), written above the progress bar, so that the server cannot
 // drive the terminal.
-func (s *session) serverStderr(mode string) (io.Writer, error) {
+func (s *session) serverStderr(mode string) (io.Writer, func(), error) {
 	switch mode {
 	case "", "inherit":
 		var w interface {
@@ -354,17 +413,15 @@ func (s *session) serverStderr(mode string) (io.Writer, error) {
 		} else {
 			w = output.NewLinePasser(s.ios.ErrOut)
 		}
-		s.closer = append(s.closer, func() { w.Close() })
-		return w, nil
+		return w, func() { w.Close() }, nil
 	case "discard":
-		return nil, nil
+		return nil, func() {}, nil
 	}
 	f, err := os.OpenFile(mode, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
-		return nil, usagef("--server-stderr: %v", err)
+		return nil, nil, usagef("--server-stderr: %v", err)
 	}
-	s.closer = append(s.closer, func() { f.Close() })
-	return f, nil
+	return f, func() { f.Close() }, nil
 }
 
 func parseHeaders(values []string) (map[string][]string, error) {
@@ -390,11 +447,11 @@ func parseHeaders(values []string) (map[string][]string, error) {
 }
 
 // childEnv is our environment plus the --env values.
-func childEnv(values []string) ([]string, error) {
+func childEnv(environ func() []string, values []string) ([]string, error) {
 	if len(values) == 0 {
 		return nil, nil
 	}
-	env := os.Environ()
+	env := environ()
 	for _, v := range values {
 		k, _, ok := strings.Cut(v, "=")
 		if !ok || k == "" {

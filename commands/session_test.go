@@ -2,7 +2,6 @@ package commands
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"reflect"
 	"strings"
@@ -10,6 +9,7 @@ import (
 )
 
 func TestParseHeaders(t *testing.T) {
+	t.Parallel()
 	got, err := parseHeaders([]string{
 		"Authorization: Bearer abc",
 		"x-custom:   spaced value  ",
@@ -38,6 +38,7 @@ func TestParseHeaders(t *testing.T) {
 }
 
 func TestParseHeadersErrors(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{
 		"NoColon",
 		"",
@@ -59,16 +60,18 @@ func TestParseHeadersErrors(t *testing.T) {
 }
 
 func TestChildEnv(t *testing.T) {
-	if env, err := childEnv(nil); env != nil || err != nil {
+	t.Parallel()
+	e := isolate(t)
+	if env, err := childEnv(e.Environ, nil); env != nil || err != nil {
 		t.Errorf("childEnv(nil) = %q, %v; want nil (inherit)", env, err)
 	}
 
-	t.Setenv("MCPCTL_TEST_CHILD_ENV", "old")
-	env, err := childEnv([]string{"MCPCTL_TEST_CHILD_ENV=new", "MCPCTL_TEST_EMPTY=", "MCPCTL_TEST_EQ=a=b"})
+	e.Setenv("MCPCTL_TEST_CHILD_ENV", "old")
+	env, err := childEnv(e.Environ, []string{"MCPCTL_TEST_CHILD_ENV=new", "MCPCTL_TEST_EMPTY=", "MCPCTL_TEST_EQ=a=b"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := os.Environ()
+	base := e.Environ()
 	if len(env) != len(base)+3 || !reflect.DeepEqual(env[:len(base)], base) {
 		t.Fatalf("childEnv does not extend our environment: %d entries, ours %d", len(env), len(base))
 	}
@@ -89,8 +92,9 @@ func TestChildEnv(t *testing.T) {
 }
 
 func TestChildEnvErrors(t *testing.T) {
+	t.Parallel()
 	for _, v := range []string{"NOEQUALS", "=value", ""} {
-		_, err := childEnv([]string{"OK=1", v})
+		_, err := childEnv(isolate(t).Environ, []string{"OK=1", v})
 		var ue *UsageError
 		if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "KEY=VALUE") {
 			t.Errorf("childEnv(%q) err = %v, want *UsageError", v, err)

@@ -28,7 +28,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -44,46 +43,62 @@ import (
 
 var completionShells = []string{"bash", "zsh", "fish", "powershell"}
 
-func shellCompleteCommand(ios *output.IOStreams) *cli.Command {
+// shellCompleteOptions are a line to complete as a shell gave it.
+type shellCompleteOptions struct {
+	invocation
+	Shell string
+	Words []string // the words after "mcpctl", the last one being typed
+	Typed lineScan // bash and PowerShell: the line as typed, quotes and all
+}
+
+func newCmdShellComplete(f *Factory, runF func(*shellCompleteOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:            "__complete",
 		Usage:           "print completion candidates for a command line (the completion scripts call it)",
 		Hidden:          true,
 		SkipFlagParsing: true,
-		Action: func(c *cli.Context) error {
-			args := c.Args().Slice()
-			if len(args) > 0 && args[0] == "--" {
-				args = args[1:]
-			}
-			if len(args) == 0 || !contains(completionShells, args[0]) {
-				return usagef("usage: mcpctl __complete %s -- LINE|WORDS…", strings.Join(completionShells, "|"))
-			}
-			shell, rest := args[0], args[1:]
-			if len(rest) > 0 && rest[0] == "--" {
-				rest = rest[1:]
-			}
-			var words []string
-			var typed lineScan
-			switch shell {
-			case "bash", "powershell":
-				if len(rest) > 0 {
-					typed = scanLine(strings.Join(rest, " "))
-					words = typed.words[1:] // the program's own name
-				}
-			default:
-				for _, w := range rest {
-					words = append(words, unquoteWord(w))
-				}
-			}
-			if len(words) == 0 {
-				words = []string{""}
-			}
-			comp := &completer{app: c.App, configs: newConfigLoader(nil), getenv: os.Getenv}
-			res := comp.complete(words)
-			writeCandidates(ios.Out, shell, words[len(words)-1], typed, res, os.Getenv("MCPCTL_COMP_WORDBREAKS"))
-			return nil
-		},
+		Action:          actionOf(parseShellComplete(f), runF, runShellComplete),
 	}
+}
+
+func parseShellComplete(f *Factory) func(*cli.Context) (*shellCompleteOptions, error) {
+	return func(c *cli.Context) (*shellCompleteOptions, error) {
+		args := c.Args().Slice()
+		if len(args) > 0 && args[0] == "--" {
+			args = args[1:]
+		}
+		if len(args) == 0 || !contains(completionShells, args[0]) {
+			return nil, usagef("usage: mcpctl __complete %s -- LINE|WORDS…", strings.Join(completionShells, "|"))
+		}
+		o := &shellCompleteOptions{invocation: invoked(f, c), Shell: args[0]}
+		rest := args[1:]
+		if len(rest) > 0 && rest[0] == "--" {
+			rest = rest[1:]
+		}
+		switch o.Shell {
+		case "bash", "powershell":
+			if len(rest) > 0 {
+				o.Typed = scanLine(strings.Join(rest, " "))
+				o.Words = o.Typed.words[1:] // the program's own name
+			}
+		default:
+			for _, w := range rest {
+				o.Words = append(o.Words, unquoteWord(w))
+			}
+		}
+		if len(o.Words) == 0 {
+			o.Words = []string{""}
+		}
+		return o, nil
+	}
+}
+
+func runShellComplete(o *shellCompleteOptions) error {
+	f := o.f
+	comp := &completer{app: o.c.App, configs: newConfigLoader(f, nil), getenv: f.Getenv}
+	res := comp.complete(o.Words)
+	writeCandidates(f.IOStreams.Out, o.Shell, o.Words[len(o.Words)-1], o.Typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
+	return nil
 }
 
 type candidate struct{ value, desc string }
@@ -120,8 +135,8 @@ func findFlag(flags []cli.Flag, name string) cli.Flag {
 }
 
 func takesValue(f cli.Flag) bool {
-	_, isBool := f.(*cli.BoolFlag)
-	return !isBool
+	df, ok := f.(cli.DocGenerationFlag)
+	return !ok || df.TakesValue()
 }
 
 // parse reads the words before the current one, as normalizeArgs reads a
@@ -278,7 +293,7 @@ func (c *completer) positional(st *argLine, cur string) completion {
 		if n == 0 {
 			return completion{files: true}
 		}
-		if set, err := config.ReadFile(expandHome(st.positional[0]), configOptions(true)); err == nil {
+		if set, err := config.ReadFile(c.configs.f.expandHome(st.positional[0]), c.configs.f.configOptions(true)); err == nil {
 			return words(set.Names()...)
 		}
 	case "completion":
@@ -321,7 +336,7 @@ func (c *completer) serverCandidates(ownOnly bool) []candidate {
 			continue
 		}
 		seen[s.Name] = true
-		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source) + ")"})
+		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source, c.configs.f.homeDir()) + ")"})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].value < out[j].value })
 	return out
@@ -345,7 +360,7 @@ func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessa
 	if err != nil {
 		return nil
 	}
-	cache, err := openCache()
+	cache, err := c.configs.f.openCache()
 	if err != nil {
 		return nil
 	}

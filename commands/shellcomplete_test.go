@@ -12,6 +12,7 @@ import (
 )
 
 func TestSplitLine(t *testing.T) {
+	t.Parallel()
 	for line, want := range map[string][]string{
 		"":                          {""},
 		"mcpctl ":                   {"mcpctl", ""},
@@ -30,15 +31,15 @@ func TestSplitLine(t *testing.T) {
 // completeFixture sets up a config naming "weather" (stdio: demo) and a
 // cache holding its tools, prompts and resources, as earlier calls would
 // have left them. No server runs: completion must not need one.
-func completeFixture(t *testing.T) {
+func completeFixture(t *testing.T) *testEnv {
 	t.Helper()
-	isolate(t)
+	e := isolate(t)
 	cfg := filepath.Join(t.TempDir(), "config.yaml")
-	t.Setenv("MCPCTL_CONFIG", cfg)
+	e.Setenv("MCPCTL_CONFIG", cfg)
 	if err := os.WriteFile(cfg, []byte("servers:\n  weather:\n    command: demo\n  web:\n    url: https://web.example/mcp\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	put := func(server, method, result string) { putCached(t, server, method, result) }
+	put := func(server, method, result string) { e.putCached(server, method, result) }
 	const tools = `{"ttlMs":1,"tools":[
 		{"name":"weather_current","description":"Current weather\nsecond line","inputSchema":{"type":"object","required":["location"],
 		 "properties":{"location":{"type":"string"},"units":{"enum":["metric","imperial","kelvin"]},"verbose":{"type":"boolean"}}}},
@@ -48,12 +49,14 @@ func completeFixture(t *testing.T) {
 	put("stdio:demo", "resources/list", `{"ttlMs":1,"resources":[{"uri":"demo://readme","name":"readme"},{"uri":"demo://logo.png","name":"logo"}]}`)
 	put("stdio:demo", "resources/templates/list", `{"ttlMs":1,"resourceTemplates":[{"uriTemplate":"demo://weather/{location}","name":"w"}]}`)
 	put("https://web.example/mcp", "tools/list", `{"ttlMs":1,"tools":[{"name":"web_search","inputSchema":{"type":"object"}}]}`)
+	return e
 }
 
 // putCached stores a result in the cache as an earlier call would have.
-func putCached(t *testing.T, server, method, result string) {
+func (e *testEnv) putCached(server, method, result string) {
+	t := e.t
 	t.Helper()
-	cache := &client.Cache{Dir: os.Getenv("MCPCTL_CACHE_DIR"), Version: version()}
+	cache := &client.Cache{Dir: e.Getenv("MCPCTL_CACHE_DIR"), Version: version()}
 	k := client.CacheKey{Server: server, Version: client.LatestVersion, Method: method, Params: "{}"}
 	if err := cache.Put(k, json.RawMessage(result)); err != nil {
 		t.Fatal(err)
@@ -62,9 +65,10 @@ func putCached(t *testing.T, server, method, result string) {
 
 // complete runs __complete for a bash line and returns the directive and
 // candidates.
-func complete(t *testing.T, shell string, args ...string) (string, []string) {
+func (e *testEnv) complete(shell string, args ...string) (string, []string) {
+	t := e.t
 	t.Helper()
-	r := run(t, "", append([]string{"__complete", shell, "--"}, args...)...)
+	r := e.run("", append([]string{"__complete", shell, "--"}, args...)...)
 	if r.code != ExitOK || r.err != "" {
 		t.Fatalf("__complete %q: exit %d, stderr %q", args, r.code, r.err)
 	}
@@ -73,7 +77,8 @@ func complete(t *testing.T, shell string, args ...string) (string, []string) {
 }
 
 func TestShellComplete(t *testing.T) {
-	completeFixture(t)
+	t.Parallel()
+	e := completeFixture(t)
 	for _, tc := range []struct {
 		line, directive string
 		want            []string // exact, or (with a trailing "…") a prefix of the list
@@ -113,38 +118,39 @@ func TestShellComplete(t *testing.T) {
 		{"mcpctl resume ", ":files", nil},
 		{"mcpctl --cwd ", ":files", nil},
 	} {
-		directive, got := complete(t, "bash", tc.line)
+		directive, got := e.complete("bash", tc.line)
 		if directive != tc.directive || !sameSet(got, tc.want) {
 			t.Errorf("%q: %s %q, want %s %q", tc.line, directive, got, tc.directive, tc.want)
 		}
 	}
 	// The environment names a server too; the line wins over it.
-	t.Setenv("MCPCTL_SERVER", "web")
-	if _, got := complete(t, "bash", "mcpctl tools call "); !sameSet(got, []string{"web_search"}) {
+	e.Setenv("MCPCTL_SERVER", "web")
+	if _, got := e.complete("bash", "mcpctl tools call "); !sameSet(got, []string{"web_search"}) {
 		t.Errorf("MCPCTL_SERVER: %q", got)
 	}
-	if _, got := complete(t, "bash", "mcpctl -s weather tools call c"); !sameSet(got, []string{"calculator"}) {
+	if _, got := e.complete("bash", "mcpctl -s weather tools call c"); !sameSet(got, []string{"calculator"}) {
 		t.Errorf("-s over MCPCTL_SERVER: %q", got)
 	}
 }
 
 func TestShellCompleteWords(t *testing.T) {
-	completeFixture(t)
+	t.Parallel()
+	e := completeFixture(t)
 	// zsh and fish pass words; descriptions follow a tab, one line each.
-	_, got := complete(t, "zsh", "-s", "weather", "tools", "call", "")
+	_, got := e.complete("zsh", "-s", "weather", "tools", "call", "")
 	want := []string{"weather_current\tCurrent weather second line", "calculator"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("zsh = %q, want %q", got, want)
 	}
-	_, got = complete(t, "fish", "--stdio", "'demo'", "tools", "call", "weather_current", "units=k")
+	_, got = e.complete("fish", "--stdio", "'demo'", "tools", "call", "weather_current", "units=k")
 	if !reflect.DeepEqual(got, []string{"units=kelvin"}) {
 		t.Errorf("fish = %q", got)
 	}
 	// Without words: the commands.
-	if _, got := complete(t, "zsh"); len(got) < 10 {
+	if _, got := e.complete("zsh"); len(got) < 10 {
 		t.Errorf("no words: %q", got)
 	}
-	r := run(t, "", "__complete", "tcsh", "--", "x")
+	r := e.run("", "__complete", "tcsh", "--", "x")
 	if r.code != ExitUsage {
 		t.Errorf("unknown shell: exit %d", r.code)
 	}

@@ -19,10 +19,10 @@ var (
 )
 
 // hostileFixture configures "evil" (stdio: evil) and caches its tools.
-func hostileFixture(t *testing.T) {
+func hostileFixture(t *testing.T) *testEnv {
 	t.Helper()
-	isolate(t)
-	if err := os.WriteFile(os.Getenv("MCPCTL_CONFIG"), []byte("servers:\n  evil:\n    command: evil\n"), 0o600); err != nil {
+	e := isolate(t)
+	if err := os.WriteFile(e.Getenv("MCPCTL_CONFIG"), []byte("servers:\n  evil:\n    command: evil\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	var tools []map[string]any
@@ -30,11 +30,13 @@ func hostileFixture(t *testing.T) {
 		tools = append(tools, map[string]any{"name": n, "description": "d\x1b[2J", "inputSchema": map[string]any{"type": "object"}})
 	}
 	b, _ := json.Marshal(map[string]any{"tools": tools, "ttlMs": 60000})
-	putCached(t, "stdio:evil", "tools/list", string(b))
+	e.putCached("stdio:evil", "tools/list", string(b))
+	return e
 }
 
 func TestCompleteQuotesForBash(t *testing.T) {
-	hostileFixture(t)
+	t.Parallel()
+	e := hostileFixture(t)
 	const call = "mcpctl -s evil tools call "
 	for _, tc := range []struct {
 		line, wordbreaks string
@@ -64,15 +66,15 @@ func TestCompleteQuotesForBash(t *testing.T) {
 		{line: call + "c", want: nil}, // cr…, c1…, csi…: never offered
 		{line: call + "n", want: nil},
 	} {
-		t.Setenv("MCPCTL_COMP_WORDBREAKS", tc.wordbreaks)
-		_, got := complete(t, "bash", tc.line)
+		e.Setenv("MCPCTL_COMP_WORDBREAKS", tc.wordbreaks)
+		_, got := e.complete("bash", tc.line)
 		if !sameSet(got, tc.want) {
 			t.Errorf("%q (COMP_WORDBREAKS %q): %q, want %q", tc.line, tc.wordbreaks, got, tc.want)
 		}
 	}
 	// Every offered name once, quoted; none of the others.
-	t.Setenv("MCPCTL_COMP_WORDBREAKS", "")
-	_, got := complete(t, "bash", call)
+	e.Setenv("MCPCTL_COMP_WORDBREAKS", "")
+	_, got := e.complete("bash", call)
 	var want []string
 	for _, n := range hostileOffered {
 		want = append(want, shellQuote(n))
@@ -86,9 +88,10 @@ func TestCompleteQuotesForBash(t *testing.T) {
 // they are, with descriptions sanitised; never a name with a control
 // character.
 func TestCompleteDropsControlNames(t *testing.T) {
-	hostileFixture(t)
+	t.Parallel()
+	e := hostileFixture(t)
 	for _, shell := range []string{"zsh", "fish"} {
-		_, got := complete(t, shell, "-s", "evil", "tools", "call", "")
+		_, got := e.complete(shell, "-s", "evil", "tools", "call", "")
 		var want []string
 		for _, n := range hostileOffered {
 			want = append(want, n+"\td")
@@ -97,7 +100,7 @@ func TestCompleteDropsControlNames(t *testing.T) {
 			t.Errorf("%s: %q, want %q", shell, got, want)
 		}
 	}
-	if _, got := complete(t, "zsh", "-s", "evil", "tools", "call", "cr"); len(got) != 0 {
+	if _, got := e.complete("zsh", "-s", "evil", "tools", "call", "cr"); len(got) != 0 {
 		t.Errorf("cr: %q", got)
 	}
 }
@@ -106,8 +109,9 @@ func TestCompleteDropsControlNames(t *testing.T) {
 // it as one literal word, single-quoted with every kind of single quote
 // PowerShell knows doubled, then the name to show, then the description.
 func TestCompletePowerShellQuotes(t *testing.T) {
-	hostileFixture(t)
-	_, got := complete(t, "powershell", "mcpctl -s evil tools call ")
+	t.Parallel()
+	e := hostileFixture(t)
+	_, got := e.complete("powershell", "mcpctl -s evil tools call ")
 	var names []string
 	for _, line := range got {
 		f := strings.Split(line, "\t")
@@ -161,6 +165,7 @@ func powershellUnquote(s string) (string, bool) {
 // word-splits or globs it, PowerShell passes the quoted text as the
 // completion text.
 func TestCompletionScriptsInsertVerbatim(t *testing.T) {
+	t.Parallel()
 	for shell, lines := range map[string][]string{
 		"bash":       {`reply=$(MCPCTL_COMP_WORDBREAKS="$COMP_WORDBREAKS" "${COMP_WORDS[0]}" __complete bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null) || return`, `mapfile -t out <<< "$reply"`, `COMPREPLY=("${out[@]:1}")`},
 		"zsh":        {`compadd -l "${opts[@]}" -d descs -a vals`},

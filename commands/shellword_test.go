@@ -11,6 +11,7 @@ import (
 // What shellWord prints is visible at a terminal and, pasted into bash,
 // is one word that is the name itself.
 func TestShellWord(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}

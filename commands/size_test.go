@@ -3,6 +3,7 @@ package commands
 import "testing"
 
 func TestParseSize(t *testing.T) {
+	t.Parallel()
 	good := map[string]int{"1048576": 1 << 20, "64MiB": 64 << 20, "64mib": 64 << 20, "10MB": 10e6, "512k": 512 << 10,
 		"2 GiB": 2 << 30, "1b": 1, " 3KiB ": 3 << 10, "1G": 1 << 30}
 	for in, want := range good {

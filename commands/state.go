@@ -11,12 +11,12 @@ import (
 
 // stateDir is where mcpctl keeps what must outlive one run (task ids, the
 // key that seals continuations, OAuth tokens): config.Dirs.
-func stateDir() (string, error) { return machineDirs().StateDir() }
+func (f *Factory) stateDir() (string, error) { return f.Dirs().StateDir() }
 
 // stateKey returns this user's secret for sealing continuation documents,
 // creating it (0600) on first use.
-func stateKey() ([]byte, error) {
-	dir, err := stateDir()
+func (f *Factory) stateKey() ([]byte, error) {
+	dir, err := f.stateDir()
 	if err != nil {
 		return nil, err
 	}

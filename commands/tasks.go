@@ -19,8 +19,8 @@ import (
 
 // taskStore is where this machine's task records live: the tasks folder
 // of the state directory.
-func taskStore() (*client.FileTaskStore, error) {
-	d, err := stateDir()
+func (f *Factory) taskStore() (*client.FileTaskStore, error) {
+	d, err := f.stateDir()
 	if err != nil {
 		return nil, err
 	}
@@ -28,17 +28,17 @@ func taskStore() (*client.FileTaskStore, error) {
 }
 
 // rememberTask records a task handle; failures only lose the record.
-func rememberTask(server string, handle json.RawMessage) {
+func (f *Factory) rememberTask(server string, handle json.RawMessage) {
 	var t client.Task
 	if json.Unmarshal(handle, &t) != nil || t.TaskID == "" {
 		return
 	}
-	updateTaskRecord(server, t)
+	f.updateTaskRecord(server, t)
 }
 
 // updateTaskRecord records t's status; failures only lose the record.
-func updateTaskRecord(server string, t client.Task) {
-	if store, err := taskStore(); err == nil {
+func (f *Factory) updateTaskRecord(server string, t client.Task) {
+	if store, err := f.taskStore(); err == nil {
 		_ = store.Update(server, t)
 	}
 }
@@ -49,7 +49,7 @@ func (s *session) taskStatus(raw json.RawMessage) {
 	if json.Unmarshal(raw, &t) != nil {
 		return
 	}
-	updateTaskRecord(s.serverID, t)
+	s.f.updateTaskRecord(s.serverID, t)
 	if s.ios.IsStderrTTY() {
 		line := fmt.Sprintf("task %s: %s", t.TaskID, t.Status)
 		if t.StatusMessage != "" {
@@ -59,11 +59,18 @@ func (s *session) taskStatus(raw json.RawMessage) {
 	}
 }
 
-func taskIDArg(c *cli.Context) (string, error) {
-	if err := needArgs(c, 1, 1, "TASK-ID"); err != nil {
-		return "", err
+type taskOptions struct {
+	invocation
+	ID string
+}
+
+func parseTaskID(f *Factory) func(*cli.Context) (*taskOptions, error) {
+	return func(c *cli.Context) (*taskOptions, error) {
+		if err := needArgs(c, 1, 1, "TASK-ID"); err != nil {
+			return nil, err
+		}
+		return &taskOptions{invocation: invoked(f, c), ID: c.Args().First()}, nil
 	}
-	return c.Args().First(), nil
 }
 
 func taskParams(id string) json.RawMessage {
@@ -72,7 +79,7 @@ func taskParams(id string) json.RawMessage {
 	return o.JSON()
 }
 
-func tasksCommand(ios *output.IOStreams) *cli.Command {
+func tasksCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "tasks",
 		Usage: "follow long-running work (the Tasks extension)",
@@ -80,95 +87,109 @@ func tasksCommand(ios *output.IOStreams) *cli.Command {
 			"Tasks started here are remembered in the state directory ($MCPCTL_STATE_DIR,\n" +
 			"$XDG_STATE_HOME/mcpctl or ~/.local/state/mcpctl).",
 		Subcommands: []*cli.Command{
-			taskMethodCommand(ios, "get", "show a task (tasks/get)", "tasks/get"),
-			{
-				Name: "wait", Usage: "wait for a task to end and print its result, answering its input requests", ArgsUsage: "TASK-ID",
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					id, err := taskIDArg(c)
-					if err != nil {
-						return err
-					}
-					return s.finishToolCall(c, "tasks wait", func() (json.RawMessage, error) {
-						return s.client.WaitTask(c.Context, taskParams(id), &client.CallOptions{})
-					})
-				}),
-			},
-			{
-				Name: "update", Usage: "answer a task's input requests (tasks/update) from --answer/--answers/--elicit or a terminal", ArgsUsage: "TASK-ID",
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					id, err := taskIDArg(c)
-					if err != nil {
-						return err
-					}
-					raw, err := s.client.Call(c.Context, "tasks/get", taskParams(id), nil)
-					if err != nil {
-						return wrapOp("tasks/get "+id, err)
-					}
-					var t struct {
-						Status        string          `json:"status"`
-						InputRequests json.RawMessage `json:"inputRequests"`
-					}
-					_ = json.Unmarshal(raw, &t)
-					if t.Status != "input_required" {
-						return usagef("task %s is %s; it needs no input", id, t.Status)
-					}
-					k := &continuation{Method: "tasks/update", TaskID: id, InputRequests: t.InputRequests, Round: 1}
-					cc, err := k.clientContinuation()
-					if err != nil {
-						return &client.ProtocolError{Msg: "tasks/get: " + err.Error()}
-					}
-					if err := s.client.AnswerTask(c.Context, cc); err != nil {
-						return wrapOp("tasks/update "+id, err)
-					}
-					fmt.Fprintf(ios.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
-					return nil
-				}),
-			},
-			taskMethodCommand(ios, "cancel", "ask the server to cancel a task (tasks/cancel)", "tasks/cancel"),
-			{
-				Name: "list", Usage: "list the tasks started from this machine", ArgsUsage: " ",
-				Action: func(c *cli.Context) error {
-					render, err := renderOptions(c, ios)
-					if err != nil {
-						return err
-					}
-					list, err := listTaskRecords()
-					if err != nil {
-						return err
-					}
-					return output.Render(c.Context, ios, render, output.KindTasksList, list)
-				},
-			},
+			newCmdTaskMethod(f, nil, "get", "show a task (tasks/get)", "tasks/get"),
+			newCmdTasksWait(f, nil),
+			newCmdTasksUpdate(f, nil),
+			newCmdTaskMethod(f, nil, "cancel", "ask the server to cancel a task (tasks/cancel)", "tasks/cancel"),
+			newCmdTasksList(f, nil),
 		},
 	}
 }
 
-// taskMethodCommand sends method for one task id and prints the answer; a
+func newCmdTasksWait(f *Factory, runF func(*taskOptions) error) *cli.Command {
+	return &cli.Command{
+		Name: "wait", Usage: "wait for a task to end and print its result, answering its input requests", ArgsUsage: "TASK-ID",
+		Action: actionOf(parseTaskID(f), runF, runTasksWait),
+	}
+}
+
+func runTasksWait(o *taskOptions) error {
+	return o.withSession(func(s *session) error {
+		return s.finishToolCall(o.ctx(), "tasks wait", func() (json.RawMessage, error) {
+			return s.client.WaitTask(o.ctx(), taskParams(o.ID), &client.CallOptions{})
+		})
+	})
+}
+
+func newCmdTasksUpdate(f *Factory, runF func(*taskOptions) error) *cli.Command {
+	return &cli.Command{
+		Name: "update", Usage: "answer a task's input requests (tasks/update) from --answer/--answers/--elicit or a terminal", ArgsUsage: "TASK-ID",
+		Action: actionOf(parseTaskID(f), runF, runTasksUpdate),
+	}
+}
+
+func runTasksUpdate(o *taskOptions) error {
+	id := o.ID
+	return o.withSession(func(s *session) error {
+		raw, err := s.client.Call(o.ctx(), "tasks/get", taskParams(id), nil)
+		if err != nil {
+			return wrapOp("tasks/get "+id, err)
+		}
+		var t struct {
+			Status        string          `json:"status"`
+			InputRequests json.RawMessage `json:"inputRequests"`
+		}
+		_ = json.Unmarshal(raw, &t)
+		if t.Status != "input_required" {
+			return usagef("task %s is %s; it needs no input", id, t.Status)
+		}
+		k := &continuation{Method: "tasks/update", TaskID: id, InputRequests: t.InputRequests, Round: 1}
+		cc, err := k.clientContinuation()
+		if err != nil {
+			return &client.ProtocolError{Msg: "tasks/get: " + err.Error()}
+		}
+		if err := s.client.AnswerTask(o.ctx(), cc); err != nil {
+			return wrapOp("tasks/update "+id, err)
+		}
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
+		return nil
+	})
+}
+
+func newCmdTasksList(f *Factory, runF func(*noOptions) error) *cli.Command {
+	return &cli.Command{
+		Name: "list", Usage: "list the tasks started from this machine", ArgsUsage: " ",
+		Action: actionOf(parseAny(f), runF, runTasksList),
+	}
+}
+
+func runTasksList(o *noOptions) error {
+	ios := o.f.IOStreams
+	render, err := renderOptions(o.c, ios)
+	if err != nil {
+		return err
+	}
+	list, err := o.f.listTaskRecords()
+	if err != nil {
+		return err
+	}
+	return output.Render(o.ctx(), ios, render, output.KindTasksList, list)
+}
+
+// newCmdTaskMethod sends method for one task id and prints the answer; a
 // task object in it refreshes this machine's record of the task.
-func taskMethodCommand(ios *output.IOStreams, name, usage, method string) *cli.Command {
+func newCmdTaskMethod(f *Factory, runF func(*taskOptions) error, name, usage, method string) *cli.Command {
 	return &cli.Command{
 		Name: name, Usage: usage, ArgsUsage: "TASK-ID",
-		Action: withSession(ios, func(c *cli.Context, s *session) error {
-			id, err := taskIDArg(c)
-			if err != nil {
-				return err
-			}
-			raw, err := s.client.Call(c.Context, method, taskParams(id), nil)
-			if err != nil {
-				return wrapOp(method+" "+id, err)
-			}
-			var t client.Task
-			if json.Unmarshal(raw, &t) == nil && t.Status != "" {
-				t.TaskID = id
-				updateTaskRecord(s.serverID, t)
-			}
-			return s.print(c.Context, output.KindGeneric, raw)
+		Action: actionOf(parseTaskID(f), runF, func(o *taskOptions) error {
+			return o.withSession(func(s *session) error {
+				raw, err := s.client.Call(o.ctx(), method, taskParams(o.ID), nil)
+				if err != nil {
+					return wrapOp(method+" "+o.ID, err)
+				}
+				var t client.Task
+				if json.Unmarshal(raw, &t) == nil && t.Status != "" {
+					t.TaskID = o.ID
+					s.f.updateTaskRecord(s.serverID, t)
+				}
+				return s.print(o.ctx(), output.KindGeneric, raw)
+			})
 		}),
 	}
 }
 
-func listTaskRecords() (json.RawMessage, error) {
-	store, err := taskStore()
+func (f *Factory) listTaskRecords() (json.RawMessage, error) {
+	store, err := f.taskStore()
 	if err != nil {
 		return nil, err
 	}

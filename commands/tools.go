@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -12,99 +13,153 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-func toolsCommand(ios *output.IOStreams) *cli.Command {
+func toolsCommand(f *Factory) *cli.Command {
 	return &cli.Command{
-		Name:  "tools",
-		Usage: "list, describe and call tools",
-		Subcommands: []*cli.Command{
-			{
-				Name:      "list",
-				Usage:     "list the server's tools (tools/list)",
-				ArgsUsage: " ",
-				Flags:     []cli.Flag{cursorFlag},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					if err := needArgs(c, 0, 0, "[--cursor CURSOR]"); err != nil {
-						return err
-					}
-					raw, warnings, err := s.client.ListTools(c.Context, c.String("cursor"), !c.IsSet("cursor"))
-					if err != nil {
-						return wrapOp("tools/list", err)
-					}
-					s.warn(warnings)
-					return s.print(c.Context, output.KindToolsList, raw)
-				}),
-			},
-			{
-				Name:      "describe",
-				Usage:     "show one tool's parameters, types, defaults and output schema",
-				ArgsUsage: "NAME",
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					if err := needArgs(c, 1, 1, "NAME"); err != nil {
-						return err
-					}
-					list, warnings, err := s.client.ListTools(c.Context, "", true)
-					if err != nil {
-						return wrapOp("tools/list", err)
-					}
-					s.warn(warnings)
-					tool, err := client.FindTool(list, c.Args().First())
-					if err != nil {
-						return err
-					}
-					if err := s.print(c.Context, output.KindToolDescribe, tool); err != nil {
-						return err
-					}
-					if s.render.Format == output.FormatText && s.render.Query == nil {
-						printToolUsage(ios, c.Args().First(), tool)
-					}
-					return nil
-				}),
-			},
-			{
-				Name:        "call",
-				Usage:       "call a tool (tools/call)",
-				ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
-				Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
-				Flags:       []cli.Flag{jsonArgsFlag, noValidateFlag, &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"}},
-				Action: withSession(ios, func(c *cli.Context, s *session) error {
-					if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
-						return err
-					}
-					name := c.Args().First()
-					args, stringPaths, err := parseRequestItems(c.String("json"), c.Args().Tail(), ios.In)
-					if err != nil {
-						return err
-					}
-					return s.finishToolCall(c, "tools/call "+name, func() (json.RawMessage, error) {
-						if s.dryRun {
-							// A dry run shows the call as given: typing would
-							// need the tool list, which a dry run does not fetch.
-							return s.client.Call(c.Context, "tools/call", toolCallParams(name, args), nil)
-						}
-						co := &client.CallOptions{NoWait: c.Bool("no-wait")}
-						if !c.Bool("no-validate") {
-							co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
-								return prepareToolArgs(name, tool, args, stringPaths, s.opts.Hooks.Log)
-							}
-						}
-						return s.client.CallTool(c.Context, name, args, co)
-					})
-				}),
-			},
-		},
+		Name:        "tools",
+		Usage:       "list, describe and call tools",
+		Subcommands: []*cli.Command{newCmdToolsList(f, nil), newCmdToolsDescribe(f, nil), newCmdToolsCall(f, nil)},
 	}
+}
+
+// listOptions are those of every listing (tools list, resources list, …).
+type listOptions struct {
+	invocation
+	Cursor string
+	All    bool // no --cursor: follow nextCursor to the end
+}
+
+func parseList(f *Factory) func(c *cli.Context) (*listOptions, error) {
+	return func(c *cli.Context) (*listOptions, error) {
+		if err := needArgs(c, 0, 0, "[--cursor CURSOR]"); err != nil {
+			return nil, err
+		}
+		return &listOptions{invocation: invoked(f, c), Cursor: c.String("cursor"), All: !c.IsSet("cursor")}, nil
+	}
+}
+
+func newCmdToolsList(f *Factory, runF func(*listOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "list",
+		Usage:     "list the server's tools (tools/list)",
+		ArgsUsage: " ",
+		Flags:     []cli.Flag{cursorFlag()},
+		Action:    actionOf(parseList(f), runF, runToolsList),
+	}
+}
+
+func runToolsList(o *listOptions) error {
+	return o.withSession(func(s *session) error {
+		raw, warnings, err := s.client.ListTools(o.ctx(), o.Cursor, o.All)
+		if err != nil {
+			return wrapOp("tools/list", err)
+		}
+		s.warn(warnings)
+		return s.print(o.ctx(), output.KindToolsList, raw)
+	})
+}
+
+type toolsDescribeOptions struct {
+	invocation
+	Name string
+}
+
+func newCmdToolsDescribe(f *Factory, runF func(*toolsDescribeOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "describe",
+		Usage:     "show one tool's parameters, types, defaults and output schema",
+		ArgsUsage: "NAME",
+		Action: actionOf(func(c *cli.Context) (*toolsDescribeOptions, error) {
+			if err := needArgs(c, 1, 1, "NAME"); err != nil {
+				return nil, err
+			}
+			return &toolsDescribeOptions{invocation: invoked(f, c), Name: c.Args().First()}, nil
+		}, runF, runToolsDescribe),
+	}
+}
+
+func runToolsDescribe(o *toolsDescribeOptions) error {
+	return o.withSession(func(s *session) error {
+		list, warnings, err := s.client.ListTools(o.ctx(), "", true)
+		if err != nil {
+			return wrapOp("tools/list", err)
+		}
+		s.warn(warnings)
+		tool, err := client.FindTool(list, o.Name)
+		if err != nil {
+			return err
+		}
+		if err := s.print(o.ctx(), output.KindToolDescribe, tool); err != nil {
+			return err
+		}
+		if s.render.Format == output.FormatText && s.render.Query == nil {
+			printToolUsage(s.ios, o.Name, tool)
+		}
+		return nil
+	})
+}
+
+type toolsCallOptions struct {
+	invocation
+	Name       string
+	Items      []string // key=value, key:=JSON, …
+	JSON       string   // --json: '{…}', @FILE or -
+	NoValidate bool
+	NoWait     bool
+}
+
+func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:        "call",
+		Usage:       "call a tool (tools/call)",
+		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
+		Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
+		Flags:       []cli.Flag{jsonArgsFlag(), noValidateFlag(), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"}},
+		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
+			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
+				return nil, err
+			}
+			return &toolsCallOptions{
+				invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(),
+				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), NoWait: c.Bool("no-wait"),
+			}, nil
+		}, runF, runToolsCall),
+	}
+}
+
+func runToolsCall(o *toolsCallOptions) error {
+	return o.withSession(func(s *session) error {
+		args, stringPaths, err := parseRequestItems(o.JSON, o.Items, s.ios.In)
+		if err != nil {
+			return err
+		}
+		ctx := o.ctx()
+		return s.finishToolCall(ctx, "tools/call "+o.Name, func() (json.RawMessage, error) {
+			if s.dryRun {
+				// A dry run shows the call as given: typing would
+				// need the tool list, which a dry run does not fetch.
+				return s.client.Call(ctx, "tools/call", toolCallParams(o.Name, args), nil)
+			}
+			co := &client.CallOptions{NoWait: o.NoWait}
+			if !o.NoValidate {
+				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
+					return prepareToolArgs(o.Name, tool, args, stringPaths, s.opts.Hooks.Log)
+				}
+			}
+			return s.client.CallTool(ctx, o.Name, args, co)
+		})
+	})
 }
 
 // finishToolCall runs a call whose answer is a CallToolResult (a tool
 // call, a task's result) and prints it: exit 1 when the tool says isError,
 // the task handle as it is with --no-wait.
-func (s *session) finishToolCall(c *cli.Context, op string, call func() (json.RawMessage, error)) error {
-	return s.finishCall(c, op, output.KindToolCall, call)
+func (s *session) finishToolCall(ctx context.Context, op string, call func() (json.RawMessage, error)) error {
+	return s.finishCall(ctx, op, output.KindToolCall, call)
 }
 
 // finishCall is finishToolCall for any call that may go through input
 // rounds or a task.
-func (s *session) finishCall(c *cli.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
+func (s *session) finishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
 	raw, err := call()
 	s.progress.done()
 	if err != nil {
@@ -114,7 +169,7 @@ func (s *session) finishCall(c *cli.Context, op string, kind output.Kind, call f
 		kind = output.KindGeneric
 		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(client.TaskIDOf(raw)))
 	}
-	if err := s.print(c.Context, kind, raw); err != nil {
+	if err := s.print(ctx, kind, raw); err != nil {
 		return err
 	}
 	if isToolError(raw) {

@@ -13,6 +13,7 @@ import (
 )
 
 func TestRedact(t *testing.T) {
+	t.Parallel()
 	const r = "[REDACTED]"
 	tests := []struct{ name, value, want string }{
 		{"Authorization", "Bearer abc.def.ghi", "Bearer " + r},
@@ -51,6 +52,7 @@ func TestRedact(t *testing.T) {
 }
 
 func TestTracerRedacts(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	tr := newTracer(&buf)
 	tr(client.TraceEvent{Dir: "send", HTTPMethod: "POST", URL: "http://x/mcp",
@@ -71,6 +73,7 @@ func TestTracerRedacts(t *testing.T) {
 }
 
 func TestPrintDryRun(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	printDryRun(&buf, client.DryRunRequest{HTTPMethod: "POST", URL: "https://x/mcp",
 		Header: http.Header{"X-Api-Key": {"k"}, "Mcp-Method": {"ping"}}, Body: []byte(`{"a":1}`)})
@@ -85,6 +88,7 @@ func TestPrintDryRun(t *testing.T) {
 }
 
 func TestShellJoin(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		argv []string
 		want string
@@ -117,6 +121,7 @@ func TestShellJoin(t *testing.T) {
 
 // What shellJoin prints splits back, the way --stdio splits, into the same argv.
 func TestShellJoinRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, argv := range [][]string{
 		{"npx", "-y", "@scope/pkg@1.2.3"},
 		{"sh", "-c", `trap "" TERM; echo 'x' > /dev/null`},
@@ -131,6 +136,7 @@ func TestShellJoinRoundTrip(t *testing.T) {
 }
 
 func TestWriteHeadersSorted(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	writeHeaders(&buf, "> ", http.Header{"B": {"2", "3"}, "A": {"1"}, "C": {"line\x1b[31mred"}})
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")

@@ -12,7 +12,9 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-var noValidateFlag = &cli.BoolFlag{Name: "no-validate", Usage: "send the arguments as given: no typing from the schema, no validation"}
+func noValidateFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "no-validate", Usage: "send the arguments as given: no typing from the schema, no validation"}
+}
 
 // inputSchema returns a tool definition's inputSchema, or nil.
 func inputSchema(tool json.RawMessage) json.RawMessage {

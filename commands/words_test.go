@@ -16,6 +16,7 @@ import (
 // The client library's typed errors are put in mcpctl's words: the flags
 // and the command that the library leaves to its caller.
 func TestInOurWords(t *testing.T) {
+	t.Parallel()
 	wrap := func(err error) error { return &opError{Op: "tools/list", Err: err} }
 	tests := []struct {
 		err  error
@@ -56,6 +57,7 @@ func TestInOurWords(t *testing.T) {
 // An unknown tool comes with the closest names the server offers
 // (moved here from the client library with closest).
 func TestUnknownToolSuggestions(t *testing.T) {
+	t.Parallel()
 	known := []string{"weather_current", "weather_forecast", "get_time", "echo"}
 	tests := []struct {
 		name string
@@ -86,6 +88,7 @@ func TestUnknownToolSuggestions(t *testing.T) {
 }
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		candidates []string

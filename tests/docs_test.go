@@ -40,7 +40,7 @@ func TestRequiredTools(t *testing.T) {
 func runMcpctl(t *testing.T, args ...string) string {
 	t.Helper()
 	ios, _, out, errOut := output.Test()
-	if code := commands.Run(context.Background(), ios, append([]string{"mcpctl"}, args...)); code != 0 {
+	if code := commands.Run(context.Background(), commands.ProcessFactory(ios), append([]string{"mcpctl"}, args...)); code != 0 {
 		t.Fatalf("mcpctl %s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}
 	return out.String()

@@ -1,0 +1,107 @@
+package commands
+
+// The environment variables of global flags (MCPCTL_TIMEOUT for --timeout,
+// …) are declared on the flags, as urfave/cli has them, but read by mcpctl
+// from its factory: the flags urfave parses carry none (detachEnv), and
+// applyEnv sets from the factory's environment each flag the command line
+// does not give. So a test describes the environment without touching the
+// process's, and help, man pages and the environment topic still list the
+// variables.
+
+import (
+	"errors"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+)
+
+// flagEnvVars maps a global flag's name to its variables, as declared.
+var flagEnvVars = sync.OnceValue(func() map[string][]string {
+	m := map[string][]string{}
+	for _, f := range globalFlags() {
+		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
+			m[f.Names()[0]] = df.GetEnvVars()
+		}
+	}
+	return m
+})
+
+// envVarsOf is a flag's variables, whether or not they were detached.
+func envVarsOf(f cli.Flag) []string {
+	if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
+		return df.GetEnvVars()
+	}
+	return flagEnvVars()[f.Names()[0]]
+}
+
+// detachEnv removes the variables from flags, so that urfave does not
+// read them from the process.
+func detachEnv(flags []cli.Flag) {
+	for _, f := range flags {
+		switch f := f.(type) {
+		case *cli.StringFlag:
+			f.EnvVars = nil
+		case *cli.BoolFlag:
+			f.EnvVars = nil
+		case *cli.DurationFlag:
+			f.EnvVars = nil
+		case *cli.IntFlag:
+			f.EnvVars = nil
+		case *cli.StringSliceFlag:
+			f.EnvVars = nil
+		}
+	}
+}
+
+// applyEnv gives each global flag that the command line leaves unset the
+// value of its variable, with urfave's rules: an empty variable sets a
+// string flag to "" and a boolean one to false, and leaves a duration or
+// a number alone; a value that does not parse is a usage error.
+func applyEnv(c *cli.Context, f *Factory) error {
+	for _, fl := range c.App.Flags {
+		name := fl.Names()[0]
+		evs := flagEnvVars()[name]
+		if len(evs) == 0 || c.IsSet(name) {
+			continue
+		}
+		for _, ev := range evs {
+			val, ok := f.LookupEnv(ev)
+			if !ok {
+				continue
+			}
+			kind := ""
+			var err error
+			switch fl.(type) {
+			case *cli.BoolFlag:
+				// The flag parses it (strconv's rules: true, false, 1, 0, …),
+				// as urfave did: no typer of ours (TestOneOfEach).
+				kind = "bool"
+				if val == "" {
+					val = "false"
+				}
+			case *cli.DurationFlag:
+				kind = "duration"
+				_, err = time.ParseDuration(val)
+			case *cli.IntFlag:
+				kind = "int"
+				_, err = strconv.ParseInt(val, 0, 64)
+			}
+			if val == "" && (kind == "duration" || kind == "int") {
+				break
+			}
+			if err == nil {
+				err = c.Set(name, val)
+				if err != nil && kind == "bool" {
+					err = errors.New("use true or false")
+				}
+			}
+			if err != nil {
+				return usagef("could not parse %q as %s value from environment variable %q for flag %s: %v; see 'mcpctl --help'", val, kind, ev, name, err)
+			}
+			break
+		}
+	}
+	return nil
+}

@@ -1,0 +1,32 @@
+package commands
+
+import "testing"
+
+func TestToolsFlags(t *testing.T) {
+	t.Parallel()
+	checkFlags(t, "tools", newCmdToolsList, []flagCase[listOptions]{
+		{args: []string{"tools", "list"}, want: &listOptions{All: true}},
+		{args: []string{"tools", "list", "--cursor", "abc"}, want: &listOptions{Cursor: "abc"}},
+		{args: []string{"--cursor=x", "tools", "list"}, want: &listOptions{Cursor: "x"}}, // a command's flag may come first
+		{args: []string{"tools", "list", "--cursor="}, want: &listOptions{}},
+		{args: []string{"tools", "list", "extra"}, err: "usage: mcpctl tools list [--cursor CURSOR]"},
+	})
+	checkFlags(t, "tools", newCmdToolsDescribe, []flagCase[toolsDescribeOptions]{
+		{args: []string{"tools", "describe", "echo"}, want: &toolsDescribeOptions{Name: "echo"}},
+		{args: []string{"tools", "describe"}, err: "usage: mcpctl tools describe NAME"},
+		{args: []string{"tools", "describe", "a", "b"}, err: "usage: mcpctl tools describe NAME"},
+	})
+	checkFlags(t, "tools", newCmdToolsCall, []flagCase[toolsCallOptions]{
+		{args: []string{"tools", "call", "echo"}, want: &toolsCallOptions{Name: "echo", Items: []string{}}},
+		{args: []string{"tools", "call", "echo", "a=1", "n:=2", "--json", `{"b":3}`, "--no-wait"},
+			want: &toolsCallOptions{Name: "echo", Items: []string{"a=1", "n:=2"}, JSON: `{"b":3}`, NoWait: true}},
+		{args: []string{"--no-validate", "tools", "call", "echo", "a=1"}, want: &toolsCallOptions{Name: "echo", Items: []string{"a=1"}, NoValidate: true}},
+		{args: []string{"tools", "call", "--no-validate", "echo", "a=1", "-o", "json"},
+			want: &toolsCallOptions{Name: "echo", Items: []string{"a=1"}, NoValidate: true}},
+		{args: []string{"tools", "call", "echo", "--", "--json", "x=1"}, want: &toolsCallOptions{Name: "echo", Items: []string{"--json", "x=1"}}},
+		{args: []string{"tools", "call", "--", "--odd-name"}, want: &toolsCallOptions{Name: "--odd-name", Items: []string{}}},
+		{args: []string{"tools", "call"}, err: "usage: mcpctl tools call NAME [key=value | key:=JSON]…"},
+		{args: []string{"tools", "call", "echo", "--bogus"}, err: "unknown flag --bogus for 'mcpctl tools call'"},
+		{args: []string{"tools", "call", "echo", "--json"}, err: "--json needs a value"},
+	})
+}

@@ -1,0 +1,41 @@
+package commands
+
+// urfave/cli keeps some state in package variables that every app shares:
+// the --help and --version flags, which each run's flag parsing writes to
+// (BoolFlag.Apply records its default), and the function that writes a
+// flag's line of help. mcpctl runs several apps at once in its tests, and
+// reads the environment through its factory rather than letting urfave
+// read the process's; both are set up here, once, when the package loads.
+
+import (
+	"flag"
+
+	"github.com/urfave/cli/v2"
+)
+
+// sharedFlag is a flag every app and command shares: it applies a copy
+// of itself, so that apps running at once do not write to it.
+type sharedFlag struct{ *cli.BoolFlag }
+
+func (f sharedFlag) Apply(set *flag.FlagSet) error {
+	c := *f.BoolFlag
+	return c.Apply(set)
+}
+
+var _ = func() bool {
+	cli.HelpFlag = sharedFlag{cli.HelpFlag.(*cli.BoolFlag)}
+	cli.VersionFlag = sharedFlag{cli.VersionFlag.(*cli.BoolFlag)}
+	// The environment variables of flags are mcpctl's to read (applyEnv),
+	// so the flags urfave parses carry none; their help still names them.
+	base := cli.FlagStringer
+	cli.FlagStringer = func(f cli.Flag) string {
+		s := base(f)
+		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) == 0 {
+			if evs := flagEnvVars()[f.Names()[0]]; len(evs) > 0 {
+				s = cli.FlagEnvHinter(evs, s)
+			}
+		}
+		return s
+	}
+	return true
+}()
