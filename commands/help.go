@@ -2,6 +2,7 @@ package commands
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
@@ -265,22 +266,65 @@ func runHelp(o *helpOptions) error {
 }
 
 // helpTemplates gives every command (and the app) an EXAMPLES section
-// from the examples table, and the app a list of help topics.
+// from the examples table, and the app a list of help topics. What it
+// sets is a short placeholder naming the command; printHelpCustom puts
+// the template together when help is printed. Nearly every run shows no
+// help, and building the templates of all commands up front (≈ 1.5 kB
+// each) was ≈ 30 kB and 170 allocations of every process's start
+// (tests/bench/findings.md).
 func helpTemplates(app *cli.App) {
-	app.CustomAppHelpTemplate = cli.AppHelpTemplate + examplesSection("") + topicsSection()
+	app.CustomAppHelpTemplate = lazyHelp + helpApp
 	var walk func(prefix string, cmds []*cli.Command)
 	walk = func(prefix string, cmds []*cli.Command) {
 		for _, c := range cmds {
 			path := strings.TrimSpace(prefix + " " + c.Name)
-			base := cli.CommandHelpTemplate
+			kind := helpCommandKind
 			if len(c.Subcommands) > 0 {
-				base = cli.SubcommandHelpTemplate
+				kind = helpGroup
 			}
-			c.CustomHelpTemplate = base + examplesSection(path)
+			c.CustomHelpTemplate = lazyHelp + kind + path
 			walk(path, c.Subcommands)
 		}
 	}
 	walk("", app.Commands)
+}
+
+// lazyHelp starts the placeholders helpTemplates sets; a NUL byte is in no
+// real template. The kind follows (one byte), then the command's path.
+const (
+	lazyHelp        = "\x00mcpctl-help:"
+	helpApp         = "a"
+	helpCommandKind = "c"
+	helpGroup       = "g"
+)
+
+// urfave prints all help through HelpPrinterCustom (HelpPrinter calls it
+// too); mcpctl's expands the placeholders first.
+var urfaveHelpPrinter = cli.HelpPrinterCustom
+
+func init() { cli.HelpPrinterCustom = printHelpCustom }
+
+func printHelpCustom(w io.Writer, templ string, data any, funcs map[string]any) {
+	urfaveHelpPrinter(w, expandHelpTemplate(templ), data, funcs)
+}
+
+// expandHelpTemplate turns a placeholder into the template it stands for:
+// urfave's for the app, a command or a command group, with the examples
+// (and, for the app, the help topics) after it.
+func expandHelpTemplate(templ string) string {
+	rest, ok := strings.CutPrefix(templ, lazyHelp)
+	if !ok || rest == "" {
+		return templ
+	}
+	kind, path := rest[:1], rest[1:]
+	switch kind {
+	case helpApp:
+		return cli.AppHelpTemplate + examplesSection("") + topicsSection()
+	case helpGroup:
+		return cli.SubcommandHelpTemplate + examplesSection(path)
+	default:
+		return cli.CommandHelpTemplate + examplesSection(path)
+	}
 }
 
 func examplesSection(path string) string {
