@@ -79,26 +79,14 @@ func (t *connTransport) write(ctx context.Context, line []byte) error {
 	if t.opts.Trace != nil {
 		t.opts.Trace(TraceEvent{Dir: "send", Body: line})
 	}
-	buf := append(append(make([]byte, 0, len(line)+1), line...), '\n')
-	errc := make(chan error, 1)
-	go func() {
-		t.writeMu.Lock()
-		defer t.writeMu.Unlock()
-		_, err := t.conn.Write(buf)
-		errc <- err
-	}()
-	select {
-	case err := <-errc:
-		if err != nil {
-			if dead := t.mux.err(); dead != nil {
-				return dead
-			}
-			return &ConnError{Msg: "cannot write to the server", Err: err}
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	finished, err := writeLine(ctx, &t.writeMu, t.conn, line)
+	if !finished || err == nil {
+		return err
 	}
+	if dead := t.mux.err(); dead != nil {
+		return dead
+	}
+	return &ConnError{Msg: "cannot write to the server", Err: err}
 }
 
 // RoundTrip implements Transport.

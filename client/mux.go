@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"strconv"
 	"sync"
 )
@@ -187,4 +188,27 @@ func cancelNotice(id int64, cause error, legacy bool) []byte {
 		Params: []byte(`{"requestId":` + strconv.FormatInt(id, 10) + `,"reason":"` + reason + `"}`)}
 	line, _ := n.MarshalJSON()
 	return line
+}
+
+// writeLine writes one message line (a newline added) to w under mu, so
+// that concurrent requests never interleave, and gives up waiting when
+// ctx ends: a peer that stops reading must not hold the caller. The write
+// itself goes on in the background and, when it fails, is reported to no
+// one. finished says the write ended (err is then its own error, for the
+// caller to put in its words); else err is ctx's.
+func writeLine(ctx context.Context, mu *sync.Mutex, w io.Writer, line []byte) (finished bool, err error) {
+	buf := append(append(make([]byte, 0, len(line)+1), line...), '\n')
+	errc := make(chan error, 1)
+	go func() {
+		mu.Lock()
+		defer mu.Unlock()
+		_, err := w.Write(buf)
+		errc <- err
+	}()
+	select {
+	case err := <-errc:
+		return true, err
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
 }

@@ -274,40 +274,26 @@ func (t *StdioTransport) reply(line []byte) {
 }
 
 func (t *StdioTransport) write(ctx context.Context, line []byte) error {
-	buf := make([]byte, 0, len(line)+1)
-	buf = append(buf, line...)
-	buf = append(buf, '\n')
-	errc := make(chan error, 1)
-	go func() {
-		t.writeMu.Lock()
-		defer t.writeMu.Unlock()
-		_, err := t.stdin.Write(buf)
-		errc <- err
-	}()
-	select {
-	case err := <-errc:
-		if err != nil {
-			if dead := t.mux.err(); dead != nil {
-				return dead
-			}
-			if errors.Is(err, syscall.EPIPE) {
-				// A server that died before reading the request closes
-				// its input too: when it is exiting, its exit status and
-				// last words are the better report.
-				t.awaitExit()
-				select {
-				case <-t.exited:
-					return t.exitError("the server exited")
-				default:
-				}
-				return t.exitError("cannot write to the server: it closed its input")
-			}
-			return t.exitError("cannot write to the server")
-		}
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	finished, err := writeLine(ctx, &t.writeMu, t.stdin, line)
+	if !finished || err == nil {
+		return err
 	}
+	if dead := t.mux.err(); dead != nil {
+		return dead
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		// A server that died before reading the request closes its input
+		// too: when it is exiting, its exit status and last words are the
+		// better report.
+		t.awaitExit()
+		select {
+		case <-t.exited:
+			return t.exitError("the server exited")
+		default:
+		}
+		return t.exitError("cannot write to the server: it closed its input")
+	}
+	return t.exitError("cannot write to the server")
 }
 
 // RoundTrip implements Transport.
