@@ -1,8 +1,11 @@
 package output
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/schema"
 )
 
 // textDescribe explains one Tool so that a person (or an agent reading
@@ -45,106 +48,144 @@ func textDescribe(t *textWriter, tool *value) bool {
 // schemaSection lists an object schema's properties. Schemas whose root is a
 // composition (oneOf/anyOf) list each alternative; arrays of objects list the
 // item properties; anything else is summarised by its type. emptyObject is
-// what an object schema without properties reads as.
-func (t *textWriter) schemaSection(title string, schema *value, emptyObject string) {
-	props, required := schemaProperties(schema)
+// what an object schema without properties reads as, and what an absent
+// schema (v nil) reads as.
+func (t *textWriter) schemaSection(title string, v *value, emptyObject string) {
+	s := schemaOf(v)
+	props, required := schemaProperties(s)
 	if len(props) > 0 {
 		t.linef("%s", t.bold(title))
-		t.params(props, required, schema, "  ")
+		t.params(props, required, "  ")
 		return
 	}
-	for _, kw := range []string{"oneOf", "anyOf"} {
-		if alts, ok := schema.array(kw); ok && len(alts) > 0 {
-			t.linef("%s %s", t.bold(title), map[string]string{"oneOf": "one of", "anyOf": "any of"}[kw])
-			for i, alt := range alts {
-				ap, areq := schemaProperties(alt)
-				t.linef("  alternative %d:", i+1)
-				if len(ap) == 0 {
-					t.linef("    %s", t.name(typeOf(alt, schema, true)))
-				}
-				t.params(ap, areq, schema, "    ")
+	for _, c := range []struct {
+		word string
+		alts []schema.Node
+	}{{"one of", s.OneOf()}, {"any of", s.AnyOf()}} {
+		if len(c.alts) == 0 {
+			continue
+		}
+		t.linef("%s %s", t.bold(title), c.word)
+		for i, alt := range c.alts {
+			ap, areq := schemaProperties(alt)
+			t.linef("  alternative %d:", i+1)
+			if len(ap) == 0 {
+				t.linef("    %s", t.name(typeOf(alt, true)))
 			}
-			return
+			t.params(ap, areq, "    ")
+		}
+		return
+	}
+	if typeName(s) == "array" {
+		if items, ok := s.Items(); ok {
+			if ip, ireq := schemaProperties(items); len(ip) > 0 {
+				t.linef("%s array of objects:", t.bold(title))
+				t.params(ip, ireq, "  ")
+				return
+			}
 		}
 	}
-	if typeName(schema) == "array" {
-		items := schema.get("items")
-		if ip, ireq := schemaProperties(items); len(ip) > 0 {
-			t.linef("%s array of objects:", t.bold(title))
-			t.params(ip, ireq, schema, "  ")
-			return
-		}
-	}
-	if schema == nil || typeName(schema) == "object" {
-		switch ap := schema.get("additionalProperties"); {
-		case ap == nil || (ap.is(kindBool) && !ap.boolean()):
+	if v == nil || typeName(s) == "object" {
+		switch ap, ok := s.AdditionalProperties(); {
+		case !ok || isFalse(ap):
 			t.linef("%s %s", t.bold(title), emptyObject)
 		default:
-			t.linef("%s any properties (%s values)", t.bold(title), t.name(typeOf(ap, schema, true)))
+			t.linef("%s any properties (%s values)", t.bold(title), t.name(typeOf(ap, true)))
 		}
 		return
 	}
-	t.linef("%s %s", t.bold(title), t.name(typeOf(schema, schema, true)))
+	t.linef("%s %s", t.bold(title), t.name(typeOf(s, true)))
 }
 
-type property struct {
-	name   string
-	schema *value
+// schemaOf reads a tool's inputSchema or outputSchema for its structure
+// with schema.Read, which knows where a schema keeps its subschemas and
+// how its $refs resolve. An absent member, or one that is not a schema,
+// reads as no schema (the zero Node).
+func schemaOf(v *value) schema.Node {
+	if v == nil {
+		return schema.Node{}
+	}
+	doc, err := schema.Read(v.raw)
+	if err != nil {
+		return schema.Node{} // not reached: v is a part of a parsed result
+	}
+	return doc.Root()
+}
+
+// keyword is one of a schema's data or annotation keywords (type, default,
+// enum, description, required, ...) as a value; nil when the schema does
+// not have it.
+func keyword(n schema.Node, name string) *value {
+	raw, ok := n.Keyword(name)
+	if !ok {
+		return nil
+	}
+	v, err := parseValue(raw)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+// keywordText is a keyword's value when it is a string ("" otherwise).
+func keywordText(n schema.Node, name string) string {
+	if v := keyword(n, name); v.is(kindString) {
+		return v.text()
+	}
+	return ""
+}
+
+// isFalse reports whether n is the schema false, which nothing matches.
+func isFalse(n schema.Node) bool {
+	return n.IsSchema() && !n.IsObject() && string(bytes.TrimSpace(n.JSON())) == "false"
 }
 
 // schemaProperties returns the properties of an object schema in wire order,
 // including those contributed by allOf members, and the set of required
 // names.
-func schemaProperties(schema *value) ([]property, map[string]bool) {
-	var props []property
+func schemaProperties(s schema.Node) ([]schema.Property, map[string]bool) {
+	var props []schema.Property
 	required := map[string]bool{}
-	var collect func(s *value)
-	collect = func(s *value) {
-		if p := s.get("properties"); p.is(kindObject) {
-			for _, k := range p.keys() {
-				props = append(props, property{k, p.get(k)})
+	var collect func(n schema.Node)
+	collect = func(n schema.Node) {
+		own, _ := n.Properties()
+		props = append(props, own...)
+		for _, r := range keyword(n, "required").items() {
+			if r.is(kindString) {
+				required[r.text()] = true
 			}
 		}
-		if req, ok := s.array("required"); ok {
-			for _, r := range req {
-				if r.is(kindString) {
-					required[r.text()] = true
-				}
-			}
-		}
-		if all, ok := s.array("allOf"); ok {
-			for _, m := range all {
-				collect(m)
-			}
+		for _, m := range n.AllOf() {
+			collect(m)
 		}
 	}
-	collect(schema)
+	collect(s)
 	return props, required
 }
 
-func (t *textWriter) params(props []property, required map[string]bool, root *value, indent string) {
+func (t *textWriter) params(props []schema.Property, required map[string]bool, indent string) {
 	for _, p := range props {
-		eff := p.schema
-		if target := resolveRef(root, p.schema.str("$ref")); target != nil {
+		eff := p.Schema
+		if _, target, ok := p.Schema.Ref(); ok && target.IsSchema() {
 			eff = target
 		}
-		facts := []string{typeOf(p.schema, root, true)}
-		if required[p.name] {
+		facts := []string{typeOf(p.Schema, true)}
+		if required[p.Name] {
 			facts = append(facts, "required")
 		}
-		if d := first(p.schema, eff, "default"); d != nil {
+		if d := first(p.Schema, eff, "default"); d != nil {
 			facts = append(facts, "default "+d.compact())
 		}
-		if c := first(p.schema, eff, "const"); c != nil {
+		if c := first(p.Schema, eff, "const"); c != nil {
 			facts = append(facts, "always "+c.compact())
 		}
-		if e := first(p.schema, eff, "enum"); e.is(kindArray) {
+		if e := first(p.Schema, eff, "enum"); e.is(kindArray) {
 			facts = append(facts, "one of: "+enumList(e.items()))
 		}
-		line := indent + t.name(p.name) + " (" + t.name(strings.Join(facts, ", ")) + ")"
-		desc := p.schema.str("description")
+		line := indent + t.name(p.Name) + " (" + t.name(strings.Join(facts, ", ")) + ")"
+		desc := keywordText(p.Schema, "description")
 		if desc == "" {
-			desc = eff.str("description")
+			desc = keywordText(eff, "description")
 		}
 		lines := strings.Split(strings.TrimSpace(t.clean(desc)), "\n")
 		if lines[0] != "" {
@@ -159,11 +200,11 @@ func (t *textWriter) params(props []property, required map[string]bool, root *va
 
 // first looks a keyword up on the property and then on its $ref target, so a
 // default written next to a $ref wins over one inside the definition.
-func first(p, eff *value, key string) *value {
-	if v := p.get(key); v != nil {
+func first(p, eff schema.Node, key string) *value {
+	if v := keyword(p, key); v != nil {
 		return v
 	}
-	return eff.get(key)
+	return keyword(eff, key)
 }
 
 func enumList(items []*value) string {
@@ -182,28 +223,32 @@ func enumList(items []*value) string {
 // typeOf summarises a schema as a type expression: "string", "string|null",
 // "number[]", a $ref target's type (followed once; followRef stops loops),
 // or anyOf/oneOf member types joined with "|".
-func typeOf(s, root *value, followRef bool) string {
-	if s == nil {
+func typeOf(s schema.Node, followRef bool) string {
+	if !s.IsSchema() {
 		return "any"
 	}
-	if s.is(kindBool) {
-		if s.boolean() {
-			return "any"
+	if !s.IsObject() {
+		if isFalse(s) {
+			return "never"
 		}
-		return "never"
+		return "any"
 	}
-	if ref := s.str("$ref"); ref != "" {
-		if target := resolveRef(root, ref); followRef && target != nil {
-			if ty := typeOf(target, root, false); ty != "any" {
+	if ref, target, ok := s.Ref(); ok {
+		if followRef && target.IsSchema() {
+			if ty := typeOf(target, false); ty != "any" {
 				return ty
 			}
 		}
-		return ref[strings.LastIndex(ref, "/")+1:]
+		if name := refName(ref); name != "" {
+			return name
+		}
+		// "" is the document itself: a root that refers to itself says
+		// what its other keywords say.
 	}
 	if ty := typeName(s); ty != "" {
 		if ty == "array" {
-			if items := s.get("items"); items != nil {
-				it := typeOf(items, root, followRef)
+			if items, ok := s.Items(); ok {
+				it := typeOf(items, followRef)
 				if strings.Contains(it, "|") {
 					it = "(" + it + ")"
 				}
@@ -212,60 +257,44 @@ func typeOf(s, root *value, followRef bool) string {
 		}
 		return ty
 	}
-	if ty := s.get("type"); ty.is(kindArray) {
+	if ty := keyword(s, "type"); ty.is(kindArray) {
 		var names []string
 		for _, x := range ty.items() {
 			names = append(names, x.display())
 		}
 		return strings.Join(names, "|")
 	}
-	for _, kw := range []string{"anyOf", "oneOf"} {
-		if alts, ok := s.array(kw); ok && len(alts) > 0 {
+	for _, alts := range [][]schema.Node{s.AnyOf(), s.OneOf()} {
+		if len(alts) > 0 {
 			var names []string
 			for _, a := range alts {
-				names = append(names, typeOf(a, root, followRef))
+				names = append(names, typeOf(a, followRef))
 			}
 			return strings.Join(names, "|")
 		}
 	}
-	if c := s.get("const"); c != nil {
+	if c := keyword(s, "const"); c != nil {
 		return c.compact()
 	}
-	if s.get("enum") != nil {
+	if keyword(s, "enum") != nil {
 		return "enum"
 	}
-	if s.get("properties") != nil {
+	if props, ok := s.Properties(); props != nil || !ok {
 		return "object"
 	}
 	return "any"
 }
 
-func typeName(s *value) string { return s.str("type") }
-
-// resolveRef follows a local JSON pointer ("#/$defs/Name", "#/definitions/…")
-// inside the schema it came from; remote references are not fetched.
-func resolveRef(root *value, ref string) *value {
-	if root == nil || !strings.HasPrefix(ref, "#/") {
-		return nil
+// refName is how a $ref reads when its target says nothing about the type:
+// the last segment of the reference ("Loop" for #/$defs/Loop), or the
+// whole reference when that segment is empty ("#"); "" for the reference
+// "" (the document itself).
+func refName(ref string) string {
+	if name := ref[strings.LastIndex(ref, "/")+1:]; name != "" {
+		return name
 	}
-	cur := root
-	for _, tok := range strings.Split(ref[2:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		switch {
-		case cur.is(kindObject):
-			cur = cur.get(tok)
-		case cur.is(kindArray):
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(cur.items()) {
-				return nil
-			}
-			cur = cur.items()[i]
-		default:
-			return nil
-		}
-		if cur == nil {
-			return nil
-		}
-	}
-	return cur
+	return ref
 }
+
+// typeName is the schema's type when it names one type.
+func typeName(s schema.Node) string { return keywordText(s, "type") }

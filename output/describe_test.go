@@ -84,6 +84,83 @@ func TestRenderTextDescribe(t *testing.T) {
 			  "inputSchema":{"type":"object","properties":{"a\u202e":{"type":"string","description":"d\u001b[31m"}}}}`,
 			want: "x\\u001b[2J\n\noklink\n\nParameters:\n  a\\u202e (string) — d\n",
 		},
+		// Issue 14 item 4: describe reads the schema through schema.Read.
+		// The shapes below read the same as before the move.
+		{
+			name: "allOf members contribute properties, required and additionalProperties",
+			raw: `{"name":"m","inputSchema":{"allOf":[
+			    {"properties":{"id":{"type":"string"}},"required":["id"]},
+			    {"properties":{"n":{"type":"integer","description":"count"}}}],"required":["n",5]},
+			  "outputSchema":{"type":"object","additionalProperties":{"type":"array","items":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}`,
+			want: "m\n\nParameters:\n  id (string, required)\n  n (integer, required) — count\n\nOutput: any properties ((string|null)[] values)\n",
+		},
+		{
+			name: "arrays of objects, boolean schemas, an empty properties object",
+			raw: `{"name":"b","inputSchema":{"type":"object","properties":{"yes":true,"no":false,"o":{"properties":{}},"p":{"properties":{"x":{}}}}},
+			  "outputSchema":{"type":"array","items":{"properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}`,
+			want: "b\n\nParameters:\n  yes (any)\n  no (never)\n  o (object)\n  p (object)\n\nOutput: array of objects:\n  ok (boolean, required)\n",
+		},
+		{
+			name: "a default next to a $ref wins; description and enum from the target",
+			raw: `{"name":"r","inputSchema":{"type":"object","definitions":{"U":{"type":"string","enum":["a","b"],"default":"a","description":"unit"}},
+			  "properties":{"u":{"$ref":"#/definitions/U","default":"b"},"m":{"$ref":"#/definitions/Missing"},"x":{"$ref":"https://example.com/x.json"}}}}`,
+			want: "r\n\nParameters:\n  u (string, default \"b\", one of: \"a\" | \"b\") — unit\n  m (Missing)\n  x (x.json)\n",
+		},
+		// Shapes that describe read otherwise before it used schema.Read.
+		// References resolve as JSON Schema 2020-12 (Core §8.2, §9.1.1)
+		// and mcpctl's validator resolve them: against the base URI of the
+		// enclosing $id, to a JSON pointer or a plain-name anchor. Before,
+		// only "#/..." pointers from the document root were followed, so
+		// these printed "#unit", "item.json" and "T" (the root has no
+		// $defs/T), and a $ref "#" printed "#".
+		{
+			name: "$ref to an anchor, against an $id, to the document",
+			raw: `{"name":"a","inputSchema":{"$id":"https://example.com/tool.json","type":"object",
+			  "$defs":{"u":{"$anchor":"unit","type":"string","description":"a unit"},"i":{"$id":"item.json","type":"integer"}},
+			  "properties":{
+			    "unit":{"$ref":"#unit"},
+			    "item":{"$ref":"item.json"},
+			    "nested":{"$id":"nested.json","$defs":{"T":{"type":"boolean"}},"$ref":"#/$defs/T"},
+			    "self":{"$ref":"#"}}}}`,
+			want: "a\n\nParameters:\n  unit (string) — a unit\n  item (integer)\n  nested (boolean)\n  self (object)\n",
+		},
+		{
+			// The $ref "" is the document itself (RFC 3986 §4.4): a
+			// property that refers to it reads as the root reads; a root
+			// that refers to itself says what its other keywords say.
+			// Before, "" was not read as a reference at all.
+			name: `$ref "" is the document`,
+			raw: `{"name":"e","inputSchema":{"type":"object","properties":{"again":{"$ref":"","type":"string"}}},
+			  "outputSchema":{"$ref":"","type":"array","items":{"type":"string"}}}`,
+			want: "e\n\nParameters:\n  again (object)\n\nOutput: string[]\n",
+		},
+		{
+			// A reference whose last segment is empty is named whole;
+			// before, the parameter read "p ()".
+			name: "a reference ending in / is named whole",
+			raw:  `{"name":"s","inputSchema":{"type":"object","properties":{"p":{"$ref":"#/$defs/"}}}}`,
+			want: "s\n\nParameters:\n  p (#/$defs/)\n",
+		},
+		{
+			// A list of items (draft-07 and 2019-09 tuples) gives no one
+			// type for every item; before, it read "any[]".
+			name: "tuple items give no item type",
+			raw: `{"name":"tu","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object",
+			  "properties":{"pair":{"type":"array","items":[{"type":"string"},{"type":"integer"}]},"list":{"type":"array","items":{"type":"number"}}}}}`,
+			want: "tu\n\nParameters:\n  pair (array)\n  list (number[])\n",
+		},
+		{
+			// Values that are not schemas (a number, a string, a list) in
+			// a place that holds subschemas are not alternatives, items
+			// or additionalProperties; before, each read as "any".
+			name: "values that are not schemas are not subschemas",
+			raw: `{"name":"n","inputSchema":{"type":"object","properties":{
+			    "u":{"anyOf":[{"type":"string"},5]},
+			    "l":{"type":"array","items":"string"},
+			    "c":{"oneOf":[[]],"const":"x"}}},
+			  "outputSchema":{"type":"object","additionalProperties":"string","oneOf":[3,{"properties":{"k":{"type":"string"}}}]}}`,
+			want: "n\n\nParameters:\n  u (string)\n  l (array)\n  c (\"x\", always \"x\")\n\nOutput: one of\n  alternative 1:\n    k (string)\n",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,8 +2,11 @@
 // tables, human text, or the output of a jq filter. It also owns IOStreams,
 // the only route to stdin, stdout, stderr and terminal state.
 //
-// The package never talks to a server and imports nothing else from mcpctl;
-// results arrive as the json.RawMessage the server sent.
+// The package never talks to a server; results arrive as the
+// json.RawMessage the server sent. From mcpctl it imports only the
+// client's data packages: client/ojson (ordered JSON) and client/schema,
+// whose Read is how `tools describe` and the tools list read a tool's
+// schemas (the one reader of a schema's structure).
 //
 // Contracts the CLI and its tests rely on:
 //

@@ -222,11 +222,11 @@ func textNamedList(t *textWriter, kind Kind, v *value) bool {
 }
 
 // toolArgs names a tool's top-level parameters, required ones marked "*".
-func toolArgs(schema *value) []string {
-	props, required := schemaProperties(schema)
+func toolArgs(inputSchema *value) []string {
+	props, required := schemaProperties(schemaOf(inputSchema))
 	var names []string
 	for _, p := range props {
-		n := p.name
+		n := p.Name
 		if required[n] {
 			n += "*"
 		}

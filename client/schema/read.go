@@ -9,11 +9,12 @@ import (
 	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
-// Reading a schema without validating with it. Two readers of mcpctl need
-// a schema's structure but not its rules: the x-mcp-header annotations of
-// a tool's inputSchema (checked for every tool listed over HTTP, whether or
-// not mcpctl could validate with that schema) and the fields of an
-// elicitation's requestedSchema (a flat form). They read it through Read,
+// Reading a schema without validating with it. Three readers of mcpctl
+// need a schema's structure but not its rules: the x-mcp-header
+// annotations of a tool's inputSchema (checked for every tool listed over
+// HTTP, whether or not mcpctl could validate with that schema), the fields
+// of an elicitation's requestedSchema (a flat form) and `tools describe`
+// (a tool's parameters and output explained). They read it through Read,
 // so that which keywords hold subschemas, how a $ref is resolved and what
 // type a subschema declares are known in this package alone.
 
@@ -188,7 +189,9 @@ type Property struct {
 // Properties returns the node's own "properties" in schema order (not
 // those of $ref targets or allOf branches: a flat form's fields, or one
 // step of a PropertyPath). ok is false when the keyword is there but is not
-// an object.
+// an object. props is nil without the keyword and empty but not nil for
+// `"properties": {}`, so that a schema that names properties (and so reads
+// as an object) is told from one that does not.
 func (n Node) Properties() (props []Property, ok bool) {
 	v, has := n.n.get("properties")
 	if !has {
@@ -198,6 +201,7 @@ func (n Node) Properties() (props []Property, ok bool) {
 	if !isObj {
 		return nil, false
 	}
+	props = make([]Property, 0, o.Len())
 	for _, k := range o.Keys() {
 		props = append(props, Property{Name: k, Schema: Node{n.d, n.d.s.child(n.n, "properties", k)}})
 	}
@@ -207,16 +211,53 @@ func (n Node) Properties() (props []Property, ok bool) {
 // Items returns the schema every item of an array must match: `items`
 // when it is a single schema. ok is false without one (no `items`, or the
 // list form of drafts before 2020-12, which has no one schema for all).
-func (n Node) Items() (Node, bool) {
+func (n Node) Items() (Node, bool) { return n.single("items") }
+
+// AdditionalProperties returns the schema of the node's
+// additionalProperties (what members its properties and
+// patternProperties do not name must match). ok is false without one: no
+// keyword, or a value that is not a schema.
+func (n Node) AdditionalProperties() (Node, bool) { return n.single("additionalProperties") }
+
+// single is the subschema a keyword holds by itself (not in a list or a
+// map).
+func (n Node) single(kw string) (Node, bool) {
 	if n.n == nil {
 		return Node{}, false
 	}
-	c := n.d.s.child(n.n, "items")
+	c := n.d.s.child(n.n, kw)
 	if c == nil {
 		return Node{}, false
 	}
 	return Node{n.d, c}, true
 }
+
+// Ref returns the node's $ref as written and the subschema it points at,
+// resolved as Compile resolves it: against the base URI of the enclosing
+// `$id`, to a JSON pointer or an anchor in the document. target is no
+// schema (IsSchema false) when the reference leads outside the document
+// (nothing is fetched) or to nothing in it. ok is false when the node has
+// no $ref string. $dynamicRef and $recursiveRef are not reported: their
+// target depends on where evaluation came from, not on the document alone.
+func (n Node) Ref() (ref string, target Node, ok bool) {
+	ref, ok = n.n.str("$ref")
+	if !ok {
+		return "", Node{}, false
+	}
+	for i, kw := range n.n.refKws {
+		if kw != "$ref" {
+			continue
+		}
+		if t := n.d.s.nodes[n.n.refs[i]]; t != nil && !t.marker {
+			target = Node{n.d, t}
+		}
+		break
+	}
+	return ref, target, true
+}
+
+// AllOf returns the schemas of the node's allOf, in order.
+func (n Node) AllOf() []Node { return n.branches("allOf") }
 
 // AnyOf returns the schemas of the node's anyOf, in order.
 func (n Node) AnyOf() []Node { return n.branches("anyOf") }

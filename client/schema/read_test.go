@@ -150,3 +150,82 @@ func ExampleDoc_Walk() {
 	// "Region" /properties/region [region] true [string]
 	// "Tag" /properties/tags/items [] false [string]
 }
+
+// What `tools describe` reads: allOf branches, additionalProperties,
+// each $ref with its target (resolved as Compile resolves it), and an
+// empty "properties" told from none.
+func TestReadRefsAllOfAdditionalProperties(t *testing.T) {
+	doc, err := Read(json.RawMessage(`{"$id":"https://example.com/tool.json",
+		"$defs":{"u":{"$anchor":"unit","type":"string"},"i":{"$id":"item.json","type":"integer"}},
+		"allOf":[{"properties":{"a":{}}},5,{"required":["a"]}],
+		"additionalProperties":{"type":"number"},
+		"properties":{
+			"ptr":{"$ref":"#/$defs/u"},
+			"anchor":{"$ref":"#unit"},
+			"id":{"$ref":"item.json"},
+			"nested":{"$id":"nested.json","$defs":{"u":{"type":"boolean"}},"$ref":"#/$defs/u"},
+			"self":{"$ref":""},
+			"dangling":{"$ref":"#/$defs/missing"},
+			"remote":{"$ref":"https://other.example/s.json"},
+			"notRef":{"$ref":5,"additionalProperties":"no"},
+			"none":{"properties":{},"additionalProperties":false},
+			"dyn":{"$dynamicRef":"#unit"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := doc.Root()
+	all := root.AllOf()
+	if len(all) != 2 || all[0].Pointer() != "/allOf/0" || all[1].Pointer() != "/allOf/2" {
+		t.Errorf("AllOf skips the value that is not a schema: %v", all)
+	}
+	if ap, ok := root.AdditionalProperties(); !ok || ap.Pointer() != "/additionalProperties" || strings.Join(ap.Types(), "") != "number" {
+		t.Errorf("AdditionalProperties = %v, %v", ap, ok)
+	}
+	props, _ := root.Properties()
+	byName := map[string]Node{}
+	for _, p := range props {
+		byName[p.Name] = p.Schema
+	}
+	for _, tc := range []struct {
+		name, ref, target string // target "-" for no schema
+		ok                bool
+	}{
+		{"ptr", "#/$defs/u", "/$defs/u", true},
+		{"anchor", "#unit", "/$defs/u", true},
+		{"id", "item.json", "/$defs/i", true},
+		{"nested", "#/$defs/u", "/properties/nested/$defs/u", true},
+		{"self", "", "", true},
+		{"dangling", "#/$defs/missing", "-", true},
+		{"remote", "https://other.example/s.json", "-", true},
+		{"notRef", "", "-", false},
+		{"dyn", "", "-", false},
+	} {
+		ref, target, ok := byName[tc.name].Ref()
+		got := target.Pointer()
+		if !target.IsSchema() {
+			got = "-"
+		}
+		if ref != tc.ref || got != tc.target || ok != tc.ok {
+			t.Errorf("%s: Ref() = %q, %q, %v; want %q, %q, %v", tc.name, ref, got, ok, tc.ref, tc.target, tc.ok)
+		}
+	}
+	if _, ok := byName["notRef"].AdditionalProperties(); ok {
+		t.Error(`"additionalProperties":"no" read as a schema`)
+	}
+	if ap, ok := byName["none"].AdditionalProperties(); !ok || ap.IsObject() || string(ap.JSON()) != "false" {
+		t.Errorf("additionalProperties false = %v, %v", ap, ok)
+	}
+	if p, ok := byName["none"].Properties(); p == nil || len(p) != 0 || !ok {
+		t.Errorf(`"properties":{} = %#v, %v; want empty, not nil`, p, ok)
+	}
+	if p, ok := byName["ptr"].Properties(); p != nil || !ok {
+		t.Errorf("no properties = %#v, %v; want nil", p, ok)
+	}
+	var zero Node
+	if _, _, ok := zero.Ref(); ok || zero.AllOf() != nil {
+		t.Error("the zero Node has a $ref or allOf")
+	}
+	if _, ok := zero.AdditionalProperties(); ok {
+		t.Error("the zero Node has additionalProperties")
+	}
+}
