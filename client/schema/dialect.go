@@ -1,6 +1,9 @@
 package schema
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Draft versions, numbered so that comparisons read like the specifications'
 // history ("draft < 2019" means $ref overrides its siblings).
@@ -120,10 +123,17 @@ func isSchemaValue(v any) bool {
 	return false
 }
 
-// forEachSubschema calls fn for every direct subschema of o under draft d,
-// in document order of the keywords, with the relative pointer tokens.
-func forEachSubschema(o *object, d int, fn func(toks []string, v any) error) error {
-	want := map[string]int{} // keyword -> 1 single, 2 array, 3 map
+// subschemaKeywordsOf holds, per draft, each keyword that holds
+// subschemas: 1 a single one, 2 an array of them, 4 a map of them. It is
+// built on first use (nothing at start-up) and once per draft, as every
+// schema node of every tool is walked with it.
+var subschemaKeywordsOf sync.Map // int -> map[string]int
+
+func subschemaKeywords(d int) map[string]int {
+	if m, ok := subschemaKeywordsOf.Load(d); ok {
+		return m.(map[string]int)
+	}
+	want := map[string]int{}
 	for _, dv := range draftsUpTo {
 		if dv > d {
 			break
@@ -138,6 +148,14 @@ func forEachSubschema(o *object, d int, fn func(toks []string, v any) error) err
 			want[k] |= 4
 		}
 	}
+	m, _ := subschemaKeywordsOf.LoadOrStore(d, want)
+	return m.(map[string]int)
+}
+
+// forEachSubschema calls fn for every direct subschema of o under draft d,
+// in document order of the keywords, with the relative pointer tokens.
+func forEachSubschema(o *object, d int, fn func(toks []string, v any) error) error {
+	want := subschemaKeywords(d)
 	for _, k := range o.Keys() {
 		mode, ok := want[k]
 		if !ok {
