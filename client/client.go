@@ -151,6 +151,10 @@ type CallOptions struct {
 	// the caller's arguments, it returns the arguments to send (typed,
 	// validated) or an error that stops the call.
 	PrepareArgs func(tool, args json.RawMessage) (json.RawMessage, error)
+	// CacheOnly answers from a fresh cache entry and sends nothing: with
+	// no such entry the request fails with ErrNotCached. A dry run takes
+	// what a real run would know already so (the tool list).
+	CacheOnly bool
 	// Tool is, for CallTool, the tool's definition as the caller has it
 	// (one entry of a tools/list result): it is used instead of fetching
 	// tools/list.
@@ -231,7 +235,10 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	}
 	c.recallEra()
 	key, cacheable := c.cacheKey(method, params)
-	if cacheable && c.opts.Cache.Mode == CacheNormal && !co.Refresh {
+	// A dry run shows the request rather than a cached answer to it, and
+	// reads the cache only when asked to (CacheOnly).
+	dry := c.dryRun()
+	if cacheable && c.opts.Cache.Mode == CacheNormal && !co.Refresh && (!dry || co.CacheOnly) {
 		if res, ok := c.cached(key); ok {
 			if co.FromCache != nil {
 				*co.FromCache = true
@@ -239,8 +246,11 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 			return res, nil
 		}
 	}
+	if co.CacheOnly {
+		return nil, ErrNotCached
+	}
 	res, plain, err := c.exchange(ctx, method, params, co)
-	if err == nil && cacheable && plain {
+	if err == nil && cacheable && plain && !dry {
 		c.store(key, res)
 	}
 	return res, err
@@ -541,7 +551,7 @@ func (c *Client) cached(k CacheKey) (json.RawMessage, bool) {
 // removals, so a stream of notifications can afford it every time.
 func (c *Client) Invalidate(method string, params json.RawMessage) {
 	k, ok := c.cacheKey(method, params)
-	if !ok {
+	if !ok || c.dryRun() {
 		return
 	}
 	c.opts.Cache.Store.Delete(k)

@@ -187,7 +187,9 @@ func (c *Client) recallEraLocked() {
 		c.setEra(EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()})
 		return
 	}
-	if c.opts.EraStore == nil || c.opts.ServerID == "" || c.dryRun() {
+	// A dry run reads the era too (and never writes it): it shows the
+	// requests of the era a real run would use.
+	if c.opts.EraStore == nil || c.opts.ServerID == "" {
 		return
 	}
 	e, ok := c.opts.EraStore.LoadEra(c.opts.ServerID)
@@ -292,7 +294,7 @@ func (c *Client) forgetEra() {
 		c.version = LatestVersion
 	}
 	c.mu.Unlock()
-	if c.opts.EraStore != nil && c.opts.ServerID != "" {
+	if c.opts.EraStore != nil && c.opts.ServerID != "" && !c.dryRun() {
 		c.opts.EraStore.ForgetEra(c.opts.ServerID)
 	}
 }
@@ -396,4 +398,6 @@ var errProbeTimeout = fmt.Errorf("era probe timed out: %w", context.DeadlineExce
 // flavor is the binding of the transport in use now.
 func (c *Client) flavor() string { return c.caps().Binding }
 
-func (c *Client) dryRun() bool { return c.caps().DryRun }
+// dryRun: nothing may be sent (Options.DryRun), or the transport shows
+// requests instead of sending them.
+func (c *Client) dryRun() bool { return c.opts.DryRun || c.caps().DryRun }

@@ -110,9 +110,7 @@ func (c *Client) InitializeResult() json.RawMessage {
 // the server gave them.
 func (c *Client) legacyCall(ctx context.Context, method string, params json.RawMessage, co *CallOptions) (json.RawMessage, error) {
 	if c.dryRun() {
-		// Show the request itself, as it would go out after the handshake.
-		_, err := c.roundTrip(ctx, method, params, c.Version(), co)
-		return nil, err
+		return c.dryLegacyCall(ctx, method, params, co)
 	}
 	if err := c.initialized(ctx); err != nil {
 		if c.shouldReprobe(err) && c.reprobe(ctx) == nil && !c.Legacy() {
@@ -233,17 +231,9 @@ func sseFallback(err error) bool {
 // the pinned one) and then notifications/initialized. A server that
 // refuses the version but names one mcpctl speaks is asked again with it.
 func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
-	want := legacyVersions[0]
-	if IsLegacyVersion(c.opts.ProtocolVersion) {
-		want = c.opts.ProtocolVersion
-	}
+	want := c.initializeVersion()
 	for attempt := 0; ; attempt++ {
-		params := ojson.Members{
-			{Key: "protocolVersion", Value: mustJSON(want)},
-			{Key: "capabilities", Value: legacyCapabilities(c.opts.Capabilities)},
-			{Key: "clientInfo", Value: mustJSON(c.opts.ClientInfo)},
-		}.JSON()
-		msg, err := c.roundTrip(ctx, "initialize", params, "", &CallOptions{})
+		msg, err := c.roundTrip(ctx, "initialize", c.initializeParams(want), "", &CallOptions{})
 		if err != nil {
 			return nil, err
 		}
@@ -277,6 +267,25 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 		}
 		return res, nil
 	}
+}
+
+// initializeVersion is the revision initialize asks for first: the
+// newest legacy one, or the pinned one.
+func (c *Client) initializeVersion() string {
+	if IsLegacyVersion(c.opts.ProtocolVersion) {
+		return c.opts.ProtocolVersion
+	}
+	return legacyVersions[0]
+}
+
+// initializeParams are the params of an initialize request asking for
+// version want.
+func (c *Client) initializeParams(want string) json.RawMessage {
+	return ojson.Members{
+		{Key: "protocolVersion", Value: mustJSON(want)},
+		{Key: "capabilities", Value: legacyCapabilities(c.opts.Capabilities)},
+		{Key: "clientInfo", Value: mustJSON(c.opts.ClientInfo)},
+	}.JSON()
 }
 
 // offeredVersion finds the version a refusing server names in its error

@@ -107,7 +107,8 @@ func errorKinds() []errorKind {
 // notMet are error kinds declared in those packages that never reach
 // mcpctl's exit: why each is left out of the table.
 var notMet = map[string]string{
-	"mcptest.Error": "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
+	"mcptest.Error":       "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
+	"client.ErrNotCached": "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;

@@ -41,6 +41,7 @@ type session struct {
 	oauth    *oauth.Manager // nil unless OAuth is in use
 	input    *inputHandler
 	pageable bool // the command has --cursor: a listing may be paged by hand
+	dryOut   *dryRunPrinter
 }
 
 // connSettings is how a session reaches its server, resolved once from
@@ -152,7 +153,9 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 		opts.Tasks.Timeout = c.Duration("timeout")
 	}
 	switch {
-	case c.Bool("no-cache") || s.dryRun:
+	case c.Bool("no-cache"):
+		// A dry run keeps the cache: it reads what a real run would know
+		// already (the tool list), and the client writes nothing then.
 		opts.Cache.Mode = client.CacheOff
 	case c.Bool("refresh"):
 		opts.Cache.Mode = client.CacheRefresh
@@ -278,7 +281,9 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 		s.progress.clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}
-	if dir, err := s.f.eraDir(); err == nil && !s.dryRun {
+	if dir, err := s.f.eraDir(); err == nil {
+		// Read in a dry run too (the client never writes it then), so that
+		// it shows the requests of the era a real run would use.
 		opts.EraStore = &client.FileEraStore{Dir: dir}
 	}
 	return nil
@@ -366,7 +371,10 @@ func (s *session) dial() (client.Transport, func(), error) {
 	}
 	var dry func(client.DryRunRequest)
 	if st.dryRun {
-		dry = func(r client.DryRunRequest) { printDryRun(s.ios.Out, r) }
+		if s.dryOut == nil { // one for the session: a stdio command is named once
+			s.dryOut = &dryRunPrinter{w: s.ios.Out}
+		}
+		dry = s.dryOut.print
 	}
 	if st.http {
 		header := map[string][]string{}

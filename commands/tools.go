@@ -134,16 +134,14 @@ func runToolsCall(o *toolsCallOptions) error {
 		}
 		ctx := o.ctx()
 		return s.finishToolCall(ctx, "tools/call "+o.Name, func() (json.RawMessage, error) {
-			if s.dryRun {
-				// A dry run shows the call as given: typing would
-				// need the tool list, which a dry run does not fetch.
-				return s.client.Call(ctx, "tools/call", toolCallParams(o.Name, args), nil)
-			}
 			co := &client.CallOptions{NoWait: o.NoWait}
 			if !o.NoValidate {
 				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
 					return prepareToolArgs(o.Name, tool, args, stringPaths, s.opts.Hooks.Log)
 				}
+			}
+			if s.dryRun {
+				return s.dryToolCall(ctx, o.Name, args, co)
 			}
 			return s.client.CallTool(ctx, o.Name, args, co)
 		})

@@ -22,6 +22,7 @@ import (
 //	legacyold      answers every initialize with 2024-01-01
 //	legacyexpire   HTTP: each session dies after its first request
 //	legacysse      HTTP: the deprecated HTTP+SSE transport of 2024-11-05
+//	legacytyped    one tool with arguments of every type (legacytyped.go)
 
 // legacyVersions are the versions a legacy server accepts as asked.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -128,6 +129,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 		// Like SDK servers, which know no method before the handshake.
 		l.logf("fakemcp: refused %s before initialize", req.Method)
 		return rpcError(id, -32601, "Method not found", "")
+	}
+	if r, ok := l.typedReply(req); ok { // issue 15, item 1 (legacytyped.go)
+		return r
 	}
 	switch req.Method {
 	case "fake/count":
