@@ -47,7 +47,7 @@ func errorKinds() []errorKind {
 		{kind: "commands.ToolError", err: &ToolError{Name: "x"}, code: ExitToolError},
 		{kind: "commands.opError", err: wrapOp("tools/list", &client.RPCError{Code: -32601}), code: ExitServerError, via: "names the operation, keeps the cause's code"},
 		{kind: "commands.hintError", err: &hintError{err: &client.ConnError{Msg: "refused"}, hint: "is it running?"}, code: ExitConnection, via: "adds a way out, keeps the cause's code"},
-		{kind: "commands.notFoundError", err: notFoundError{&client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
+		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
 		{kind: "commands.promptTimeoutError", err: &promptTimeoutError{after: time.Second}, code: ExitConnection},
 		// client
 		{kind: "client.RPCError", err: &client.RPCError{Code: -32603, Message: "boom"}, code: ExitServerError},
@@ -80,16 +80,16 @@ func errorKinds() []errorKind {
 		{kind: "oauth.ErrNoBrowser", err: oauth.ErrNoBrowser, code: ExitAuth},
 		{kind: "oauth.ErrNotHTTPS", err: oauth.ErrNotHTTPS, code: ExitAuth},
 		// client/schema: tools call checks the arguments before sending
-		{kind: "schema.ValidationError", err: mustErr(prepareToolArgs("t", tool(`{"type":"object","properties":{"n":{"type":"integer"}}}`), json.RawMessage(`{"n":"x"}`), nil, nil)), code: ExitUsage, via: "prepareToolArgs", says: "got string, want integer"},
-		{kind: "schema.SchemaError", err: mustErr(prepareToolArgs("t", tool(`{"type":5}`), json.RawMessage(`{}`), nil, nil)), code: ExitUsage, via: "prepareToolArgs", says: "not valid under its meta-schema"},
-		{kind: "schema.LimitError", err: mustErr(prepareToolArgs("t", tool(deep), json.RawMessage(`{}`), nil, nil)), code: ExitUsage, via: "prepareToolArgs", says: "limit MaxDepth=64"},
-		{kind: "schema.DialectError", err: mustErr(prepareToolArgs("t", tool(`{"$schema":"https://example.com/unknown"}`), json.RawMessage(`{}`), nil, nil)), code: ExitOK, via: "prepareToolArgs sends the arguments unchecked"},
+		{kind: "schema.ValidationError", err: mustErr(prepareToolArgs("t", tool(`{"type":"object","properties":{"n":{"type":"integer"}}}`), json.RawMessage(`{"n":"x"}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs", says: "got string, want integer"},
+		{kind: "schema.SchemaError", err: mustErr(prepareToolArgs("t", tool(`{"type":5}`), json.RawMessage(`{}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs", says: "not valid under its meta-schema"},
+		{kind: "schema.LimitError", err: mustErr(prepareToolArgs("t", tool(deep), json.RawMessage(`{}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs", says: "limit MaxDepth=64"},
+		{kind: "schema.DialectError", err: mustErr(prepareToolArgs("t", tool(`{"$schema":"https://example.com/unknown"}`), json.RawMessage(`{}`), nil, false, nil)), code: ExitOK, via: "prepareToolArgs sends the arguments unchecked"},
 		// client/ojson: JSON typed on the command line
 		{kind: "ojson.SyntaxError", err: mustErr(parseObject("--json", []byte(`{"a":x}`))), code: ExitUsage, via: "parseObject", says: "is not valid JSON: invalid character"},
 		{kind: "ojson.ErrNotObject", err: mustErr(parseObject("--json", []byte(`[1]`))), code: ExitUsage, via: "parseObject", says: "must be a JSON object"},
 		{kind: "ojson.ErrTrailingData", err: mustErr(parseObject("--json", []byte(`{} {}`))), code: ExitUsage, via: "parseObject", says: "extra data"},
 		{kind: "ojson.ErrUnterminated", err: mustErr(parseObject("--json", []byte(`{"a":1`))), code: ExitUsage, via: "parseObject", says: "unterminated JSON object"},
-		{kind: "ojson.ErrDepth", err: mustErr(prepareToolArgs("t", tool(deep), json.RawMessage(`{}`), nil, nil)), code: ExitUsage, via: "prepareToolArgs (schema.Compile parses the inputSchema with a depth bound)", says: "nests deeper than 64"},
+		{kind: "ojson.ErrDepth", err: mustErr(prepareToolArgs("t", tool(deep), json.RawMessage(`{}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs (schema.Compile parses the inputSchema with a depth bound)", says: "nests deeper than 64"},
 		// output
 		{kind: "output.QueryError", err: &output.QueryError{Expr: ".[", Compile: true, Err: errors.New("unexpected EOF")}, code: ExitUsage},
 		// config: named servers

@@ -23,7 +23,7 @@ func TestElicitAnswerTypedLikeToolsCall(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			called, callErr := prepareToolArgs("t", tool, args, paths, nil)
+			called, callErr := prepareToolArgs("t", tool, args, paths, false, nil)
 			answered, answerErr := typeElicitValue(json.RawMessage(prop), "v", text)
 			if (callErr == nil) != (answerErr == nil) {
 				t.Errorf("%s %q: tools call error %v, elicitation answer error %v", typ, text, callErr, answerErr)

@@ -46,8 +46,9 @@ const itemsHelp = `tools call and prompts get take their arguments as request it
 --json '{…}', --json @FILE or --json - (stdin) gives a base object that items then modify; later
 items override earlier ones. tools call checks the arguments against the tool's inputSchema before
 anything is sent: an unknown key names the closest declared ones, a missing one is listed with its
-type, a wrong type or enum value quotes the allowed values (exit 2). --no-validate sends them as
-given. 'mcpctl tools describe NAME' shows a tool's parameters and a usage line.`
+type, a wrong type or enum value quotes the allowed values (exit 2). A key the schema does not
+declare is refused even if the schema does not forbid it (--allow-extra sends it); --no-validate
+sends them as given. prompts get checks its name and arguments against prompts/list alike. 'mcpctl tools describe NAME' shows a tool's parameters and a usage line.`
 
 const outputHelp = `-o json|yaml|table|text (MCPCTL_OUTPUT) picks the format; the default is text on a terminal and
 json when stdout is a pipe or a file.

@@ -23,6 +23,9 @@ type promptsGetOptions struct {
 	Name  string
 	Items []string // key=value
 	JSON  string   // --json
+	// NoValidate and AllowExtra skip the checks against prompts/list:
+	// all of them, or only the one of undeclared arguments.
+	NoValidate, AllowExtra bool
 }
 
 func newCmdPromptsGet(f *Factory, runF func(*promptsGetOptions) error) *cli.Command {
@@ -30,12 +33,17 @@ func newCmdPromptsGet(f *Factory, runF func(*promptsGetOptions) error) *cli.Comm
 		Name:      "get",
 		Usage:     "get a prompt with arguments (prompts/get)",
 		ArgsUsage: "NAME [key=value]…",
-		Flags:     []cli.Flag{jsonArgsFlag()},
+		Description: "The prompt and its arguments are checked against prompts/list before anything is sent\n" +
+			"(a fresh cached list costs no request): an unknown prompt, a missing required argument\n" +
+			"or one the prompt does not declare is refused (exit 2) with the closest names.",
+		Flags: []cli.Flag{jsonArgsFlag(), allowExtraFlag("prompt"),
+			&cli.BoolFlag{Name: "no-validate", Usage: "send the prompt and its arguments as given, without checking them against prompts/list"}},
 		Action: actionOf(func(c *cli.Context) (*promptsGetOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value]…"); err != nil {
 				return nil, err
 			}
-			return &promptsGetOptions{invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(), JSON: c.String("json")}, nil
+			return &promptsGetOptions{invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(), JSON: c.String("json"),
+				NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra")}, nil
 		}, runF, runPromptsGet),
 	}
 }
@@ -45,6 +53,12 @@ func runPromptsGet(o *promptsGetOptions) error {
 		args, err := buildArguments(o.JSON, o.Items, s.ios.In)
 		if err != nil {
 			return err
+		}
+		if !o.NoValidate && !s.dryRun {
+			// A dry run fetches nothing, so it shows the request unchecked.
+			if err := s.checkPrompt(o.ctx(), o.Name, args, o.AllowExtra); err != nil {
+				return wrapOp("prompts/get "+o.Name, err)
+			}
 		}
 		params := ojson.Members{}
 		params.Set("name", ojson.String(o.Name))

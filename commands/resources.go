@@ -59,7 +59,7 @@ func runResourcesRead(o *resourcesReadOptions) error {
 		params.Set("uri", ojson.String(o.URI))
 		raw, err := s.client.Call(o.ctx(), "resources/read", params.JSON(), nil)
 		if err != nil {
-			return wrapOp("resources/read "+o.URI, explainNotFound(err))
+			return wrapOp("resources/read "+o.URI, explainNotFound(err, func() []string { return s.nearURIs(o.URI) }))
 		}
 		if o.Out == "" {
 			return s.print(o.ctx(), output.KindResourceRead, raw)
@@ -89,22 +89,61 @@ func newCmdList(f *Factory, runF func(*listOptions) error, name, usage, method, 
 }
 
 // notFoundError keeps the server's error (and so its exit code) and adds
-// what to do about it.
-type notFoundError struct{ *client.RPCError }
+// what to do about it: the closest URIs of the cached resources/list, if
+// any, or the command that lists them.
+type notFoundError struct {
+	*client.RPCError
+	near []string
+}
 
 func (e notFoundError) Error() string {
+	if len(e.near) > 0 {
+		return e.RPCError.Error() + " (no such resource; did you mean " + quoteNames(e.near) + "?)"
+	}
 	return e.RPCError.Error() + " (no such resource; 'mcpctl resources list' shows what exists)"
 }
 func (e notFoundError) Unwrap() error { return e.RPCError }
 
 // explainNotFound recognises "resource not found": -32602 in this revision,
-// -32002 from older servers.
-func explainNotFound(err error) error {
+// -32002 from older servers. near finds the URIs close to the one asked
+// for; it is called only then.
+func explainNotFound(err error, near func() []string) error {
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && (rpc.Code == client.CodeInvalidParams || rpc.Code == client.CodeResourceNotFoundLegacy) {
-		return notFoundError{rpc}
+		return notFoundError{RPCError: rpc, near: near()}
 	}
 	return err
+}
+
+// nearURIs returns the URIs of the cached resources/list closest to uri.
+// The cache is only read, whatever its age (as for completion), and not
+// with --no-cache: what is sent does not depend on it.
+func (s *session) nearURIs(uri string) []string {
+	if s.opts.Cache.Mode == client.CacheOff {
+		return nil
+	}
+	cache, err := s.f.openCache()
+	if err != nil {
+		return nil
+	}
+	var uris []string
+	for _, item := range cache.CachedItems(s.serverID, s.credentialID, "resources/list", "resources") {
+		var r struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(item, &r) == nil && r.URI != "" && r.URI != uri {
+			uris = append(uris, r.URI)
+		}
+	}
+	// URIs share long prefixes, so closest's allowance (half the length)
+	// would take in most of a list: only the nearest ones are shown.
+	near := closest(uri, uris, 3)
+	for i := 1; i < len(near); i++ {
+		if editDistance(uri, near[i]) > editDistance(uri, near[0]) {
+			return near[:i]
+		}
+	}
+	return near
 }
 
 type resourceContents struct {

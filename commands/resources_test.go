@@ -37,6 +37,8 @@ func TestPromptsFlags(t *testing.T) {
 	checkFlags(t, "prompts", newCmdPromptsGet, []flagCase[promptsGetOptions]{
 		{args: []string{"prompts", "get", "greet", "name=Ann", "--json", "{}"}, want: &promptsGetOptions{Name: "greet", Items: []string{"name=Ann"}, JSON: "{}"}},
 		{args: []string{"prompts", "get", "greet"}, want: &promptsGetOptions{Name: "greet", Items: []string{}}},
+		{args: []string{"prompts", "get", "greet", "nmae=Ann", "--allow-extra"}, want: &promptsGetOptions{Name: "greet", Items: []string{"nmae=Ann"}, AllowExtra: true}}, // issue 15 item 3
+		{args: []string{"prompts", "get", "--no-validate", "greet"}, want: &promptsGetOptions{Name: "greet", Items: []string{}, NoValidate: true}},
 		{args: []string{"prompts", "get"}, err: "usage: mcpctl prompts get NAME [key=value]…"},
 	})
 }

@@ -104,6 +104,7 @@ type toolsCallOptions struct {
 	Items      []string // key=value, key:=JSON, …
 	JSON       string   // --json: '{…}', @FILE or -
 	NoValidate bool
+	AllowExtra bool // --allow-extra: keys the schema does not declare are sent too
 	NoWait     bool
 }
 
@@ -113,14 +114,14 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 		Usage:       "call a tool (tools/call)",
 		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
 		Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
-		Flags:       []cli.Flag{jsonArgsFlag(), noValidateFlag(), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"}},
+		Flags:       []cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"}},
 		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 				return nil, err
 			}
 			return &toolsCallOptions{
 				invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(),
-				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), NoWait: c.Bool("no-wait"),
+				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), NoWait: c.Bool("no-wait"),
 			}, nil
 		}, runF, runToolsCall),
 	}
@@ -137,7 +138,7 @@ func runToolsCall(o *toolsCallOptions) error {
 			co := &client.CallOptions{NoWait: o.NoWait}
 			if !o.NoValidate {
 				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
-					return prepareToolArgs(o.Name, tool, args, stringPaths, s.opts.Hooks.Log)
+					return prepareToolArgs(o.Name, tool, args, stringPaths, o.AllowExtra, s.opts.Hooks.Log)
 				}
 			}
 			if s.dryRun {

@@ -16,6 +16,10 @@ func noValidateFlag() cli.Flag {
 	return &cli.BoolFlag{Name: "no-validate", Usage: "send the arguments as given: no typing from the schema, no validation"}
 }
 
+func allowExtraFlag(what string) cli.Flag {
+	return &cli.BoolFlag{Name: "allow-extra", Usage: "send arguments the " + what + " does not declare (refused by default: a misspelt name would be ignored by the server)"}
+}
+
 // inputSchema returns a tool definition's inputSchema, or nil.
 func inputSchema(tool json.RawMessage) json.RawMessage {
 	var t struct {
@@ -30,7 +34,10 @@ func inputSchema(tool json.RawMessage) json.RawMessage {
 // gets numbers as numbers. What mcpctl cannot check (a dialect it does not
 // know, a pattern Go's regexp engine cannot run) is left to the server,
 // which validates anyway, with a --trace line (trace may be nil) saying so.
-func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]string, trace func(string)) (json.RawMessage, error) {
+// A key the schema does not declare is refused, though most schemas do
+// not forbid it (the server would ignore it: a misspelt name runs the tool
+// on its default), unless allowExtra.
+func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]string, allowExtra bool, trace func(string)) (json.RawMessage, error) {
 	raw := inputSchema(tool)
 	if len(raw) == 0 {
 		return args, nil
@@ -54,7 +61,11 @@ func prepareToolArgs(name string, tool, args json.RawMessage, stringPaths [][]st
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	if err := sch.Validate(typed); err != nil {
+	validate := sch.ValidateDeclared
+	if allowExtra {
+		validate = sch.Validate
+	}
+	if err := validate(typed); err != nil {
 		var ve *schema.ValidationError
 		if !errors.As(err, &ve) {
 			return nil, usagef("%v", err)
@@ -72,13 +83,22 @@ func traceUnchecked(trace func(string), name, what string) {
 	}
 }
 
+// validationMessage puts a validation error in mcpctl's words, with the
+// way out: --allow-extra when the only problems are keys the schema does
+// not declare (and does not forbid), --no-validate otherwise.
 func validationMessage(name string, ve *schema.ValidationError) string {
 	msgs := make([]string, 0, len(ve.Problems))
+	extraOnly := true
 	for _, p := range ve.Problems {
 		msgs = append(msgs, output.SanitizeLine(schemaWords(p.Message)))
+		extraOnly = extraOnly && p.Kind == schema.KindUndeclared
 	}
-	return fmt.Sprintf("invalid arguments: %s (see 'mcpctl tools describe %s'; --no-validate sends them anyway)",
-		strings.Join(msgs, "; "), name)
+	way := "--no-validate sends them anyway"
+	if extraOnly {
+		way = "--allow-extra sends them anyway"
+	}
+	return fmt.Sprintf("invalid arguments: %s (see 'mcpctl tools describe %s'; %s)",
+		strings.Join(msgs, "; "), name, way)
 }
 
 // printToolUsage adds, for people, how to call the tool: a usage line and

@@ -189,7 +189,7 @@ func (m *mapper) problems(f *fault) []Problem {
 		}
 		return out
 	case "type":
-		return one(KindType, fmt.Sprintf("%s: got %s, want %s", name, typeName(valueAt(m.tree, loc)), strings.Join(f.types, " or ")))
+		return one(KindType, m.typeMessage(loc, f.types, f.n))
 	case "enum":
 		return one(KindEnum, fmt.Sprintf("%s: %s is not one of %s", name, jsonText(valueAt(m.tree, loc)), joinValues(f.want.([]any))))
 	case "const":
@@ -324,7 +324,7 @@ func (m *mapper) alternatives(f *fault) []Problem {
 	}
 	if allShallow && len(f.causes) > 0 {
 		if allType {
-			return []Problem{{Path: path, Kind: KindType, Message: fmt.Sprintf("%s: got %s, want %s", m.name(loc), got, strings.Join(dedupe(wants), " or "))}}
+			return []Problem{{Path: path, Kind: KindType, Message: m.typeMessage(loc, dedupe(wants), nil)}}
 		}
 		return []Problem{{Path: path, Kind: KindNoMatch, Message: fmt.Sprintf("%s: got %s %s, want %s", m.name(loc), got, jsonText(valueAt(m.tree, loc)), strings.Join(dedupe(wants), " or "))}}
 	}
@@ -365,9 +365,14 @@ func dedupe(ss []string) []string {
 // unknown explains a property the schema does not allow, suggesting the
 // closest declared names.
 func (m *mapper) unknown(parent []string, prop, schemaPtr string) Problem {
+	return m.unknownAmong(parent, prop, m.s.declaredNames(m.s.node(schemaPtr)), KindUnknownArgument)
+}
+
+// unknownAmong explains prop, which is none of the declared names, as a
+// problem of kind.
+func (m *mapper) unknownAmong(parent []string, prop string, declared []string, kind string) Problem {
 	toks := appendPath(parent, prop)
 	name := m.name(toks)
-	declared := m.s.declaredNames(m.s.node(schemaPtr))
 	msg := fmt.Sprintf("unknown argument %q", name)
 	if close := closest(prop, declared); len(close) > 0 {
 		quoted := make([]string, len(close))
@@ -382,7 +387,7 @@ func (m *mapper) unknown(parent []string, prop, schemaPtr string) Problem {
 	} else {
 		msg += fmt.Sprintf("; %s takes no properties", m.name(parent))
 	}
-	return Problem{Path: pointerOf(toks), Kind: KindUnknownArgument, Message: msg}
+	return Problem{Path: pointerOf(toks), Kind: kind, Message: msg}
 }
 
 // missing explains a required property that is absent, with its type.

@@ -27,6 +27,17 @@ func FuzzValidate(f *testing.F) {
 		if again := checkProblems(t, s.Validate(json.RawMessage(argsText))); !reflect.DeepEqual(probs, again) {
 			t.Fatalf("a second Validate gave %+v, the first %+v", again, probs)
 		}
+		// ValidateDeclared (issue 15 item 2) refuses whatever Validate
+		// refuses, and more only as undeclared keys.
+		declared := checkProblems(t, s.ValidateDeclared(json.RawMessage(argsText)))
+		if len(declared) < len(probs) && !tooComplex(declared) {
+			t.Fatalf("ValidateDeclared gave %+v, fewer than Validate's %+v", declared, probs)
+		}
+		for _, p := range declared {
+			if p.Kind == KindUndeclared && !strings.HasPrefix(p.Message, "unknown argument ") {
+				t.Fatalf("undeclared problem %+v", p)
+			}
+		}
 		if _, err := parseArgs(json.RawMessage(argsText)); err != nil || hasRefs(schemaText) || tooComplex(probs) {
 			return
 		}
