@@ -122,6 +122,7 @@ func NewApp(ios *output.IOStreams) *cli.App {
 			configCommand(ios),
 			completionCommand(ios),
 			manCommand(ios),
+			versionCommand(ios),
 			helpCommand(ios),
 			shellCompleteCommand(ios),
 		},
