@@ -152,6 +152,11 @@ var examples = map[string][]string{
 	"man": {
 		"mcpctl man --dir ~/.local/share/man/man1",
 	},
+	// issue 15 item 6
+	"version": {
+		"mcpctl version",
+		"mcpctl version -o json --jq .commit",
+	},
 	"help": {
 		"mcpctl help items",
 		"mcpctl help tools call",

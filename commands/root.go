@@ -122,6 +122,7 @@ func NewApp(f *Factory) *cli.App {
 		configCommand(f),
 		newCmdCompletion(f, nil),
 		newCmdMan(f, nil),
+		newCmdVersion(f, nil),
 		newCmdHelp(f, nil),
 		newCmdShellComplete(f, nil),
 	})

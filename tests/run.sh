@@ -6,7 +6,8 @@
 # through bash, zsh and fish), the man page and completion freshness checks
 # and the fault suite, all under the race detector; each fuzz target for a
 # few seconds (tests/fuzz.sh); then the official conformance suite
-# (tests/conformance) for both requirement sets.
+# (tests/conformance) for both requirement sets; then the release check
+# (tests/release.sh: a snapshot release, every package checked).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # go.mod's toolchain line (issue 14 item 6): go1.27.3, without the reachable
@@ -58,3 +59,10 @@ export MCPCTL_REFSERVERS MCPCTL_REQUIRE_REFSERVERS=1
 CGO_ENABLED=1 GORACE=atexit_sleep_ms=0 go test -race -count=1 ./...
 bash tests/fuzz.sh
 bash tests/conformance/run.sh
+# Issue 15 item 8: the release packages. A snapshot release of
+# .goreleaser.yaml (all six targets built), every archive and package
+# checked, the .deb installed with dpkg -i and run (tests/release.sh,
+# docs/release.md).
+release_start=$SECONDS
+bash tests/release.sh
+echo "run.sh: release check took $((SECONDS - release_start))s" >&2
