@@ -204,3 +204,6 @@ func flagName(a string) (string, bool) {
 	}
 	return a, false
 }
+
+// flagNameOf is a flag's first name.
+func flagNameOf(f cli.Flag) string { return f.Names()[0] }

@@ -2,7 +2,7 @@ package commands
 
 // The environment variables of global flags (MCPCTL_TIMEOUT for --timeout,
 // …) are declared on the flags, as urfave/cli has them, but read by mcpctl
-// from its factory: the flags urfave parses carry none (detachEnv), and
+// from its factory: the flags urfave parses carry none (detachDeclarations), and
 // applyEnv sets from the factory's environment each flag the command line
 // does not give. So a test describes the environment without touching the
 // process's, and help, man pages and the environment topic still list the
@@ -36,21 +36,24 @@ func envVarsOf(f cli.Flag) []string {
 	return flagEnvVars()[f.Names()[0]]
 }
 
-// detachEnv removes the variables from flags, so that urfave does not
-// read them from the process.
-func detachEnv(flags []cli.Flag) {
+// detachDeclarations removes from flags what mcpctl declares on them but
+// urfave must not act on: the variables, so that urfave does not read them
+// from the process, and the categories, which urfave would sort the flags
+// by in every process (flagcategories.go). A flag type missing here keeps
+// both: TestAppFlagsDetached fails then.
+func detachDeclarations(flags []cli.Flag) {
 	for _, f := range flags {
 		switch f := f.(type) {
 		case *cli.StringFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.BoolFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.DurationFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.IntFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.StringSliceFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		}
 	}
 }

@@ -305,12 +305,17 @@ var urfaveHelpPrinter = cli.HelpPrinterCustom
 func init() { cli.HelpPrinterCustom = printHelpCustom }
 
 func printHelpCustom(w io.Writer, templ string, data any, funcs map[string]any) {
-	urfaveHelpPrinter(w, expandHelpTemplate(templ), data, funcs)
+	all := map[string]any{"mcpctlGlobalOptions": globalOptionsHelp}
+	for k, v := range funcs {
+		all[k] = v
+	}
+	urfaveHelpPrinter(w, expandHelpTemplate(templ), data, all)
 }
 
 // expandHelpTemplate turns a placeholder into the template it stands for:
-// urfave's for the app, a command or a command group, with the examples
-// (and, for the app, the help topics) after it.
+// urfave's for the app (its global options by category: flagcategories.go),
+// a command or a command group, with the examples (and, for the app, the
+// help topics) after it.
 func expandHelpTemplate(templ string) string {
 	rest, ok := strings.CutPrefix(templ, lazyHelp)
 	if !ok || rest == "" {
@@ -319,7 +324,7 @@ func expandHelpTemplate(templ string) string {
 	kind, path := rest[:1], rest[1:]
 	switch kind {
 	case helpApp:
-		return cli.AppHelpTemplate + examplesSection("") + topicsSection()
+		return appHelpTemplate() + examplesSection("") + topicsSection()
 	case helpGroup:
 		return cli.SubcommandHelpTemplate + examplesSection(path)
 	default:

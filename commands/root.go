@@ -132,7 +132,7 @@ func NewApp(f *Factory) *cli.App {
 func newApp(f *Factory, cmds []*cli.Command) *cli.App {
 	ios := f.IOStreams
 	flags := globalFlags()
-	detachEnv(flags)
+	detachDeclarations(flags)
 	app := &cli.App{
 		Name:    "mcpctl",
 		Usage:   "a scriptable command-line client for the Model Context Protocol",
