@@ -22,7 +22,7 @@ var flagEnvVars = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, f := range globalFlags() {
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
-			m[f.Names()[0]] = df.GetEnvVars()
+			m[flagNameOf(f)] = df.GetEnvVars()
 		}
 	}
 	return m
@@ -33,7 +33,7 @@ func envVarsOf(f cli.Flag) []string {
 	if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
 		return df.GetEnvVars()
 	}
-	return flagEnvVars()[f.Names()[0]]
+	return flagEnvVars()[flagNameOf(f)]
 }
 
 // detachDeclarations removes from flags what mcpctl declares on them but
@@ -64,7 +64,7 @@ func detachDeclarations(flags []cli.Flag) {
 // a number alone; a value that does not parse is a usage error.
 func applyEnv(c *cli.Context, f *Factory) error {
 	for _, fl := range c.App.Flags {
-		name := fl.Names()[0]
+		name := flagNameOf(fl)
 		evs := flagEnvVars()[name]
 		if len(evs) == 0 || c.IsSet(name) {
 			continue

@@ -123,17 +123,6 @@ func (c *completer) scope(st *argLine) []cli.Flag {
 	return flags
 }
 
-func findFlag(flags []cli.Flag, name string) cli.Flag {
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return f
-			}
-		}
-	}
-	return nil
-}
-
 func takesValue(f cli.Flag) bool {
 	df, ok := f.(cli.DocGenerationFlag)
 	return !ok || df.TakesValue()
