@@ -239,7 +239,7 @@ func runHelp(o *helpOptions) error {
 			return err
 		}
 	}
-	cmds := o.c.App.Commands
+	cmds := wholeTree(o.c.App).Commands
 	for _, a := range args {
 		cmd := findCommand(cmds, a)
 		if cmd == nil || cmd.Hidden {
@@ -305,6 +305,9 @@ var urfaveHelpPrinter = cli.HelpPrinterCustom
 func init() { cli.HelpPrinterCustom = printHelpCustom }
 
 func printHelpCustom(w io.Writer, templ string, data any, funcs map[string]any) {
+	if app, ok := data.(*cli.App); ok && strings.HasPrefix(templ, lazyHelp+helpApp) {
+		data = wholeTree(app) // the app's help lists every command
+	}
 	all := map[string]any{"mcpctlGlobalOptions": globalOptionsHelp}
 	for k, v := range funcs {
 		all[k] = v

@@ -95,7 +95,7 @@ func parseShellComplete(f *Factory) func(*cli.Context) (*shellCompleteOptions, e
 
 func runShellComplete(o *shellCompleteOptions) error {
 	f := o.f
-	comp := &completer{app: o.c.App, configs: newConfigLoader(f, nil), getenv: f.Getenv}
+	comp := &completer{app: wholeTree(o.c.App), configs: newConfigLoader(f, nil), getenv: f.Getenv}
 	res := comp.complete(o.Words)
 	writeCandidates(f.IOStreams.Out, o.Shell, o.Words[len(o.Words)-1], o.Typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
 	return nil
