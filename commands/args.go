@@ -113,7 +113,7 @@ func scanArgs(app *cli.App, args []string, partial bool) *argLine {
 			if f == nil || !takesValue(f) {
 				continue
 			}
-			key := f.Names()[0]
+			key := flagNameOf(f)
 			switch {
 			case inline:
 				l.values[key] = append(l.values[key], a[strings.IndexByte(a, '=')+1:])
@@ -203,4 +203,52 @@ func flagName(a string) (string, bool) {
 		return a[:i], true
 	}
 	return a, false
+}
+
+// findFlag is the flag of flags called name (without dashes), or nil.
+func findFlag(flags []cli.Flag, name string) cli.Flag {
+	for _, f := range flags {
+		n, aliases := flagNames(f)
+		if n == name {
+			return f
+		}
+		for _, a := range aliases {
+			if a == name {
+				return f
+			}
+		}
+	}
+	return nil
+}
+
+// flagNameOf is a flag's first name.
+func flagNameOf(f cli.Flag) string {
+	n, _ := flagNames(f)
+	return n
+}
+
+// flagNames is a flag's name and aliases as defined. urfave's Names()
+// runs a regexp on each (to strip what a v1-style "name, n" would add),
+// and the line is read before urfave runs: findFlag calls this for every
+// flag it passes, ≈ 45 for a global flag not found, so a word like
+// --version cost ≈ 45 regexp runs (tests/bench/findings.md, section 8).
+// mcpctl's names have no comma or space, so the fields are the names:
+// TestFlagNames checks that against Names() for every flag of the tree.
+func flagNames(f cli.Flag) (string, []string) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		return f.Name, f.Aliases
+	case *cli.BoolFlag:
+		return f.Name, f.Aliases
+	case *cli.IntFlag:
+		return f.Name, f.Aliases
+	case *cli.DurationFlag:
+		return f.Name, f.Aliases
+	case *cli.StringSliceFlag:
+		return f.Name, f.Aliases
+	case sharedFlag:
+		return f.Name, f.Aliases
+	}
+	names := f.Names()
+	return names[0], names[1:]
 }

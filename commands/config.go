@@ -366,7 +366,7 @@ func saveServers(in invocation, servers []*config.Server, force bool, report str
 	errOut := in.f.IOStreams.ErrOut
 	fmt.Fprintf(errOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
 	for _, n := range names {
-		if findCommand(in.c.App.Commands, n) != nil {
+		if findCommand(wholeTree(in.c.App).Commands, n) != nil {
 			fmt.Fprintf(errOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
 		}
 	}

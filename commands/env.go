@@ -2,7 +2,7 @@ package commands
 
 // The environment variables of global flags (MCPCTL_TIMEOUT for --timeout,
 // …) are declared on the flags, as urfave/cli has them, but read by mcpctl
-// from its factory: the flags urfave parses carry none (detachEnv), and
+// from its factory: the flags urfave parses carry none (detachDeclarations), and
 // applyEnv sets from the factory's environment each flag the command line
 // does not give. So a test describes the environment without touching the
 // process's, and help, man pages and the environment topic still list the
@@ -22,7 +22,7 @@ var flagEnvVars = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, f := range globalFlags() {
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
-			m[f.Names()[0]] = df.GetEnvVars()
+			m[flagNameOf(f)] = df.GetEnvVars()
 		}
 	}
 	return m
@@ -33,24 +33,27 @@ func envVarsOf(f cli.Flag) []string {
 	if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
 		return df.GetEnvVars()
 	}
-	return flagEnvVars()[f.Names()[0]]
+	return flagEnvVars()[flagNameOf(f)]
 }
 
-// detachEnv removes the variables from flags, so that urfave does not
-// read them from the process.
-func detachEnv(flags []cli.Flag) {
+// detachDeclarations removes from flags what mcpctl declares on them but
+// urfave must not act on: the variables, so that urfave does not read them
+// from the process, and the categories, which urfave would sort the flags
+// by in every process (flagcategories.go). A flag type missing here keeps
+// both: TestAppFlagsDetached fails then.
+func detachDeclarations(flags []cli.Flag) {
 	for _, f := range flags {
 		switch f := f.(type) {
 		case *cli.StringFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.BoolFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.DurationFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.IntFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		case *cli.StringSliceFlag:
-			f.EnvVars = nil
+			f.EnvVars, f.Category = nil, ""
 		}
 	}
 }
@@ -61,7 +64,7 @@ func detachEnv(flags []cli.Flag) {
 // a number alone; a value that does not parse is a usage error.
 func applyEnv(c *cli.Context, f *Factory) error {
 	for _, fl := range c.App.Flags {
-		name := fl.Names()[0]
+		name := flagNameOf(fl)
 		evs := flagEnvVars()[name]
 		if len(evs) == 0 || c.IsSet(name) {
 			continue

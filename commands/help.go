@@ -240,7 +240,7 @@ func runHelp(o *helpOptions) error {
 			return err
 		}
 	}
-	cmds := o.c.App.Commands
+	cmds := wholeTree(o.c.App).Commands
 	for _, a := range args {
 		cmd := findCommand(cmds, a)
 		if cmd == nil || cmd.Hidden {
@@ -306,12 +306,20 @@ var urfaveHelpPrinter = cli.HelpPrinterCustom
 func init() { cli.HelpPrinterCustom = printHelpCustom }
 
 func printHelpCustom(w io.Writer, templ string, data any, funcs map[string]any) {
-	urfaveHelpPrinter(w, expandHelpTemplate(templ), data, funcs)
+	if app, ok := data.(*cli.App); ok && strings.HasPrefix(templ, lazyHelp+helpApp) {
+		data = wholeTree(app) // the app's help lists every command
+	}
+	all := map[string]any{"mcpctlGlobalOptions": globalOptionsHelp}
+	for k, v := range funcs {
+		all[k] = v
+	}
+	urfaveHelpPrinter(w, expandHelpTemplate(templ), data, all)
 }
 
 // expandHelpTemplate turns a placeholder into the template it stands for:
-// urfave's for the app, a command or a command group, with the examples
-// (and, for the app, the help topics) after it.
+// urfave's for the app (its global options by category: flagcategories.go),
+// a command or a command group, with the examples (and, for the app, the
+// help topics) after it.
 func expandHelpTemplate(templ string) string {
 	rest, ok := strings.CutPrefix(templ, lazyHelp)
 	if !ok || rest == "" {
@@ -320,7 +328,7 @@ func expandHelpTemplate(templ string) string {
 	kind, path := rest[:1], rest[1:]
 	switch kind {
 	case helpApp:
-		return cli.AppHelpTemplate + examplesSection("") + topicsSection()
+		return appHelpTemplate() + examplesSection("") + topicsSection()
 	case helpGroup:
 		return cli.SubcommandHelpTemplate + examplesSection(path)
 	default:

@@ -241,10 +241,7 @@ func appPage(app *cli.App) string {
 	byCategory := map[string][]cli.Flag{}
 	var cats []string
 	for _, f := range app.Flags {
-		cat := ""
-		if cf, ok := f.(cli.CategorizableFlag); ok {
-			cat = cf.GetCategory()
-		}
+		cat := flagCategory(f)
 		if _, seen := byCategory[cat]; !seen {
 			cats = append(cats, cat)
 		}

@@ -8,7 +8,7 @@
 // and arguments into an options struct and calls runF, which a test
 // replaces, or the real runX, which opens a session (session.go) when it
 // needs a server. A new command gets a constructor and a run function in
-// its group's file and a line in NewApp (or its group's Subcommands), and
+// its group's file and a line in topCommands (or its group's Subcommands), and
 // a table of its flags in the group's _test.go (checkFlags).
 package commands
 
@@ -62,7 +62,7 @@ func Main() int {
 // Run executes one command line (args[0] is the program name) and returns
 // the exit code. Errors are printed as one line on the factory's ErrOut.
 func Run(ctx context.Context, f *Factory, args []string) int {
-	return runApp(ctx, f, NewApp(f), args)
+	return runApp(ctx, f, newAppFor(f, args[1:]), args)
 }
 
 // runApp is Run with the command tree given: a test runs one command
@@ -104,36 +104,114 @@ func execute(ctx context.Context, app *cli.App, args []string) error {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// NewApp builds the command tree around the factory.
+// topCommand is a command of the tree's first level: its name, for
+// reading a line, and its constructor.
+type topCommand struct {
+	name  string
+	build func(*Factory) *cli.Command
+}
+
+// topCommands is the first level of the command tree, in the order help
+// lists it. (A function: the constructors reach wholeTree, which reads it.)
+func topCommands() []topCommand {
+	return []topCommand{
+		{"discover", func(f *Factory) *cli.Command { return newCmdDiscover(f, nil) }},
+		{"ping", func(f *Factory) *cli.Command { return newCmdPing(f, nil) }},
+		{"tools", toolsCommand},
+		{"resources", resourcesCommand},
+		{"prompts", promptsCommand},
+		{"complete", func(f *Factory) *cli.Command { return newCmdComplete(f, nil) }},
+		{"call", func(f *Factory) *cli.Command { return newCmdCall(f, nil) }},
+		{"cache", cacheCommand},
+		{"tasks", tasksCommand},
+		{"listen", func(f *Factory) *cli.Command { return newCmdListen(f, nil) }},
+		{"resume", func(f *Factory) *cli.Command { return newCmdResume(f, nil) }},
+		{"auth", authCommand},
+		{"config", configCommand},
+		{"completion", func(f *Factory) *cli.Command { return newCmdCompletion(f, nil) }},
+		{"man", func(f *Factory) *cli.Command { return newCmdMan(f, nil) }},
+		{"version", func(f *Factory) *cli.Command { return newCmdVersion(f, nil) }},
+		{"help", func(f *Factory) *cli.Command { return newCmdHelp(f, nil) }},
+		{"__complete", func(f *Factory) *cli.Command { return newCmdShellComplete(f, nil) }},
+	}
+}
+
+// NewApp builds the whole command tree around the factory.
 func NewApp(f *Factory) *cli.App {
-	return newApp(f, []*cli.Command{
-		newCmdDiscover(f, nil),
-		newCmdPing(f, nil),
-		toolsCommand(f),
-		resourcesCommand(f),
-		promptsCommand(f),
-		newCmdComplete(f, nil),
-		newCmdCall(f, nil),
-		cacheCommand(f),
-		tasksCommand(f),
-		newCmdListen(f, nil),
-		newCmdResume(f, nil),
-		authCommand(f),
-		configCommand(f),
-		newCmdCompletion(f, nil),
-		newCmdMan(f, nil),
-		newCmdVersion(f, nil),
-		newCmdHelp(f, nil),
-		newCmdShellComplete(f, nil),
-	})
+	top := topCommands()
+	cmds := make([]*cli.Command, len(top))
+	for i, tc := range top {
+		cmds[i] = tc.build(f)
+	}
+	return newApp(f, cmds)
+}
+
+// newAppFor is the app for one command line: its tree holds only the
+// command the line names, with all its subcommands, or no command when
+// the line names none. A process runs one line, and building all ≈ 60
+// commands (their flags, actions, usage handlers and help placeholders)
+// was ≈ 70 kB and 440 allocations of every start (tests/bench/findings.md,
+// section 8). What lists every command asks wholeTree for it: the app's
+// help, the root's unknown-command error, help, completion and config's
+// check for server names that are commands.
+func newAppFor(f *Factory, args []string) *cli.App {
+	// The line is read with the real rules (scanArgs), on the global flags
+	// and a name-only stand-in for each command.
+	top := topCommands()
+	stubs := make([]*cli.Command, len(top))
+	for i, tc := range top {
+		stubs[i] = &cli.Command{Name: tc.name}
+	}
+	app := newAppFlags(f)
+	app.Commands = stubs
+	var cmds []*cli.Command
+	if l := scanArgs(app, args, false); len(l.path) > 0 {
+		for i, stub := range stubs {
+			if stub == l.path[0] {
+				cmds = []*cli.Command{top[i].build(f)}
+			}
+		}
+	}
+	app.Metadata[partialTreeKey] = true
+	setCommands(app, cmds)
+	return app
+}
+
+// partialTreeKey marks an app that holds only the command its line named.
+const partialTreeKey = "mcpctl.partial-tree"
+
+// wholeTree is app when it holds every command, else an app around the
+// same factory that does, set up as urfave sets up the app it runs.
+func wholeTree(app *cli.App) *cli.App {
+	if app.Metadata[partialTreeKey] != true {
+		return app
+	}
+	whole := NewApp(app.Metadata[factoryKey].(*Factory))
+	whole.Setup()
+	return whole
 }
 
 // newApp is the app around the given commands: mcpctl's global flags, its
 // usage errors, help templates and environment.
 func newApp(f *Factory, cmds []*cli.Command) *cli.App {
+	app := newAppFlags(f)
+	setCommands(app, cmds)
+	return app
+}
+
+// setCommands gives app its commands, with mcpctl's usage handlers and
+// help templates.
+func setCommands(app *cli.App, cmds []*cli.Command) {
+	app.Commands = cmds
+	setUsageHandlers(app.Commands)
+	helpTemplates(app)
+}
+
+// newAppFlags is the app without commands.
+func newAppFlags(f *Factory) *cli.App {
 	ios := f.IOStreams
 	flags := globalFlags()
-	detachEnv(flags)
+	detachDeclarations(flags)
 	app := &cli.App{
 		Name:    "mcpctl",
 		Usage:   "a scriptable command-line client for the Model Context Protocol",
@@ -159,10 +237,7 @@ func newApp(f *Factory, cmds []*cli.Command) *cli.App {
 		Action:         unknownCommand,
 		Before:         func(c *cli.Context) error { return applyEnv(c, f) },
 		Metadata:       map[string]any{configKey: newConfigLoader(f, ios.ErrOut), factoryKey: f},
-		Commands:       cmds,
 	}
-	setUsageHandlers(app.Commands)
-	helpTemplates(app)
 	return app
 }
 
@@ -219,7 +294,7 @@ func unknownCommand(c *cli.Context) error {
 		return cli.ShowSubcommandHelp(c)
 	}
 	var names []string
-	cmds := c.App.Commands
+	cmds := wholeTree(c.App).Commands
 	if c.Command != nil && len(c.Command.Subcommands) > 0 {
 		cmds = c.Command.Subcommands
 	}

@@ -95,7 +95,7 @@ func parseShellComplete(f *Factory) func(*cli.Context) (*shellCompleteOptions, e
 
 func runShellComplete(o *shellCompleteOptions) error {
 	f := o.f
-	comp := &completer{app: o.c.App, configs: newConfigLoader(f, nil), getenv: f.Getenv}
+	comp := &completer{app: wholeTree(o.c.App), configs: newConfigLoader(f, nil), getenv: f.Getenv}
 	res := comp.complete(o.Words)
 	writeCandidates(f.IOStreams.Out, o.Shell, o.Words[len(o.Words)-1], o.Typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
 	return nil
@@ -121,17 +121,6 @@ func (c *completer) scope(st *argLine) []cli.Flag {
 		flags = append(flags, st.path[len(st.path)-1].Flags...)
 	}
 	return flags
-}
-
-func findFlag(flags []cli.Flag, name string) cli.Flag {
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n == name {
-				return f
-			}
-		}
-	}
-	return nil
 }
 
 func takesValue(f cli.Flag) bool {

@@ -31,7 +31,7 @@ var _ = func() bool {
 	cli.FlagStringer = func(f cli.Flag) string {
 		s := base(f)
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) == 0 {
-			if evs := flagEnvVars()[f.Names()[0]]; len(evs) > 0 {
+			if evs := flagEnvVars()[flagNameOf(f)]; len(evs) > 0 {
 				s = cli.FlagEnvHinter(evs, s)
 			}
 		}

@@ -15,47 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
-
-// ResourceMeta is protected resource metadata (RFC 9728), as used here.
-type ResourceMeta = oauthex.ProtectedResourceMetadata
-
-// ServerMeta is authorization server metadata (RFC 8414).
-type ServerMeta = oauthex.AuthServerMeta
-
-// Challenge is what a 401 or 403 said in WWW-Authenticate (Bearer).
-type Challenge struct {
-	ResourceMetadata string
-	Scope            string
-	Error            string
-	Description      string
-	// Raw is the header as received, for messages.
-	Raw string
-}
-
-// ParseChallenge reads the Bearer challenge of a response's headers; ok is
-// false when there is none.
-func ParseChallenge(h http.Header) (Challenge, bool) {
-	raw := h.Values("WWW-Authenticate")
-	cs, err := oauthex.ParseWWWAuthenticate(raw)
-	if err != nil {
-		return Challenge{Raw: strings.Join(raw, ", ")}, false
-	}
-	for _, c := range cs {
-		if c.Scheme == "bearer" {
-			return Challenge{
-				ResourceMetadata: c.Params["resource_metadata"],
-				Scope:            c.Params["scope"],
-				Error:            c.Params["error"],
-				Description:      c.Params["error_description"],
-				Raw:              strings.Join(raw, ", "),
-			}, true
-		}
-	}
-	return Challenge{Raw: strings.Join(raw, ", ")}, false
-}
 
 // resourceMetaURLs lists where protected resource metadata may be: the
 // challenge's resource_metadata, else the path-based well-known URL, then

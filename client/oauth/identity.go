@@ -9,8 +9,6 @@ package oauth
 import (
 	"context"
 	"errors"
-
-	"github.com/modelcontextprotocol/go-sdk/oauthex"
 )
 
 func (m *Manager) clientFor(ctx context.Context, as *ServerMeta, redirectURI string) (*ClientInfo, error) {
@@ -34,7 +32,7 @@ func (m *Manager) clientFor(ctx context.Context, as *ServerMeta, redirectURI str
 		return nil, &Error{Doc: "authorization server metadata", Field: "registration_endpoint",
 			Msg: "absent: the server takes no registrations; configure a client id (and secret) or a client metadata URL", Needs: NeedClient}
 	}
-	meta := &oauthex.ClientRegistrationMetadata{
+	meta := &clientMetadata{
 		RedirectURIs:            []string{redirectURI},
 		TokenEndpointAuthMethod: registrationMethod(as.TokenEndpointAuthMethodsSupported),
 		GrantTypes:              []string{"authorization_code", "refresh_token"},
@@ -43,11 +41,11 @@ func (m *Manager) clientFor(ctx context.Context, as *ServerMeta, redirectURI str
 		ApplicationType:         "native",
 	}
 	m.logf("oauth: registering a client at %s", as.RegistrationEndpoint)
-	resp, err := oauthex.RegisterClient(ctx, as.RegistrationEndpoint, meta, m.cfg.HTTPClient)
+	resp, err := register(ctx, m.cfg.HTTPClient, as.RegistrationEndpoint, meta)
 	if err != nil {
-		var re *oauthex.ClientRegistrationError
+		var re *registrationError
 		if errors.As(err, &re) {
-			return nil, &Error{Msg: "client registration refused: " + re.ErrorCode + " " + re.ErrorDescription}
+			return nil, &Error{Msg: "client registration refused: " + re.Code + " " + re.Description}
 		}
 		return nil, &Error{Msg: "client registration failed", Err: err}
 	}

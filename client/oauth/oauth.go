@@ -9,8 +9,8 @@
 //
 // The package is a library: it prints nothing; the browser step is the
 // caller's (Opener, Callback). golang.org/x/oauth2 does the token exchange,
-// PKCE and refresh; the Go SDK's oauthex parses challenges and registers
-// clients.
+// PKCE and refresh; challenges, metadata and client registration are
+// this package's own (challenge.go, metadata.go, register.go).
 package oauth
 
 import (
