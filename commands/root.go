@@ -336,7 +336,7 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
 		&cli.StringFlag{Name: "max-message-size", Usage: "refuse a message from the server larger than `SIZE`, and a listing whose pages come to more in all (such as 64MiB, 10MB or 1048576)", Value: "64MiB", EnvVars: []string{"MCPCTL_MAX_MESSAGE_SIZE"}, Category: catServer},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},
-		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw)", Category: catOutput},
+		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw; -o yaml: YAML documents)", Category: catOutput},
 		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached results (still store new ones)", Category: catCache},
 		&cli.DurationFlag{Name: "cache-ttl", Usage: "cache results that carry no ttlMs (all of a legacy server's) for `DURATION`", EnvVars: []string{"MCPCTL_CACHE_TTL"}, Category: catCache},
 		&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the result cache", EnvVars: []string{"MCPCTL_NO_CACHE"}, Category: catCache},

@@ -340,8 +340,8 @@ func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error
 	}
 	var opts output.Options
 	if expr := c.String("jq"); expr != "" {
-		if format != "" && format != output.FormatJSON {
-			return opts, usagef("--jq filters JSON; it cannot be combined with -o %s", format)
+		if err := jqFormatUsable(format); err != nil {
+			return opts, err
 		}
 		q, err := output.CompileQuery(expr)
 		if err != nil {
@@ -354,6 +354,17 @@ func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error
 	}
 	opts.Format = format
 	return opts, nil
+}
+
+// jqFormatUsable says whether -o can shape --jq's output: json and text
+// (strings raw, other values JSON, as jq -r), yaml (a document for each
+// result); a table needs rows of a known shape, which a filter's output
+// does not have.
+func jqFormatUsable(format output.Format) error {
+	if format == output.FormatTable {
+		return usagef("--jq filters JSON; it cannot be combined with -o %s (use -o json, text or yaml)", format)
+	}
+	return nil
 }
 
 // dial builds a transport to the server the settings name, and what to

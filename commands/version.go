@@ -83,9 +83,10 @@ func runVersion(o *versionOptions) error {
 	// default even on a pipe (as gh and kubectl do).
 	var opts output.Options
 	if o.JQ != "" {
-		if format != "" && format != output.FormatJSON {
-			return usagef("--jq filters JSON; it cannot be combined with -o %s", format)
+		if err := jqFormatUsable(format); err != nil {
+			return err
 		}
+		opts.Format = format
 		if opts.Query, err = output.CompileQuery(o.JQ); err != nil {
 			return usagef("%v", err)
 		}

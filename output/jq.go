@@ -64,25 +64,8 @@ func (q *Query) Run(ctx context.Context, raw json.RawMessage, w io.Writer, prett
 // run is Run with terminal safety: when sanitize is set, raw strings pass
 // through Sanitize and JSON gets terminal-active runes escaped.
 func (q *Query) run(ctx context.Context, raw json.RawMessage, w io.Writer, pretty, sanitize bool) error {
-	input, err := decodeForJQ(raw)
-	if err != nil {
-		return err
-	}
 	bw := bufio.NewWriter(w)
-	iter := q.code.RunWithContext(ctx, input)
-	for {
-		v, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if err, isErr := v.(error); isErr {
-			var halt *gojq.HaltError
-			if errors.As(err, &halt) && halt.Value() == nil {
-				break
-			}
-			bw.Flush()
-			return &QueryError{Expr: q.expr, Err: err}
-		}
+	err := q.each(ctx, raw, func(v any) error {
 		if s, isStr := v.(string); isStr {
 			if sanitize {
 				s = Sanitize(s)
@@ -91,7 +74,6 @@ func (q *Query) run(ctx context.Context, raw json.RawMessage, w io.Writer, prett
 		} else {
 			b, err := gojq.Marshal(v)
 			if err != nil {
-				bw.Flush()
 				return &QueryError{Expr: q.expr, Err: err}
 			}
 			if pretty {
@@ -105,11 +87,71 @@ func (q *Query) run(ctx context.Context, raw json.RawMessage, w io.Writer, prett
 			}
 			bw.Write(b)
 		}
-		if err := bw.WriteByte('\n'); err != nil {
+		return bw.WriteByte('\n')
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// runYAML writes each result as a YAML document, strings included, with
+// "---" between documents and none before a lone one, as yq does. A result
+// goes through the same writer as -o yaml (its JSON text, re-parsed, so
+// numbers keep their digits and invisible characters come out escaped).
+func (q *Query) runYAML(ctx context.Context, raw json.RawMessage, w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	var doc bytes.Buffer
+	n := 0
+	err := q.each(ctx, raw, func(v any) error {
+		b, err := gojq.Marshal(v)
+		if err != nil {
+			return &QueryError{Expr: q.expr, Err: err}
+		}
+		pv, err := parseValue(b)
+		if err != nil {
+			return &QueryError{Expr: q.expr, Err: err}
+		}
+		doc.Reset()
+		if err := writeYAML(&doc, pv); err != nil {
+			return err
+		}
+		if n++; n > 1 {
+			bw.WriteString("---\n")
+		}
+		_, err = bw.Write(doc.Bytes())
+		return err
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+// each runs the filter on raw and hands every result to emit, stopping at
+// the first error (the filter's or emit's); halt ends the run cleanly.
+func (q *Query) each(ctx context.Context, raw json.RawMessage, emit func(any) error) error {
+	input, err := decodeForJQ(raw)
+	if err != nil {
+		return err
+	}
+	iter := q.code.RunWithContext(ctx, input)
+	for {
+		v, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, isErr := v.(error); isErr {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return nil
+			}
+			return &QueryError{Expr: q.expr, Err: err}
+		}
+		if err := emit(v); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
 }
 
 // decodeForJQ decodes with UseNumber so that numbers the filter only passes

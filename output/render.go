@@ -11,7 +11,10 @@ import (
 type Options struct {
 	// Format is the requested format; "" picks DefaultFormat for stdout.
 	Format Format
-	// Query, when set, replaces Format: the jq filter's output is printed.
+	// Query, when set, filters the result first and Format says how each of
+	// the filter's results is written: FormatYAML as a YAML document ("---"
+	// between several), any other format as jq -r would (strings raw, other
+	// values as JSON). Commands refuse FormatTable with a query.
 	Query *Query
 	// Width overrides the terminal width tables are fitted to (0: detect).
 	Width int
@@ -24,6 +27,9 @@ type Options struct {
 func Render(ctx context.Context, ios *IOStreams, opts Options, kind Kind, raw json.RawMessage) error {
 	tty := ios.IsStdoutTTY()
 	if opts.Query != nil {
+		if opts.Format == FormatYAML {
+			return opts.Query.runYAML(ctx, raw, ios.Out)
+		}
 		return opts.Query.run(ctx, raw, ios.Out, tty, tty)
 	}
 	format := opts.Format

@@ -438,12 +438,36 @@ func textConfigList(t *textWriter, v *value) bool {
 	if len(servers) == 0 {
 		t.linef("no servers configured; add one with 'mcpctl config add NAME --url URL' (or --stdio 'CMD ARGS…')")
 	}
-	for _, s := range servers {
-		line := fmt.Sprintf("%s  %s  %s  (%s)", t.bold(t.name(s.str("name"))), s.str("kind"), t.one(s.str("target")), t.one(s.str("source")))
-		if p := s.str("problem"); p != "" {
-			line += "  unusable: " + t.one(p)
+	// At a terminal the name, kind and target are padded to the widest of
+	// each (in cells, as DisplayWidth counts them) so the columns line up;
+	// nothing is cut, as text never cuts. A pipe keeps two spaces between
+	// fields, which scripts already split on.
+	rows := make([][3]string, len(servers))
+	var widths [3]int
+	for i, s := range servers {
+		rows[i] = [3]string{t.name(s.str("name")), t.name(s.str("kind")), t.one(s.str("target"))}
+		for j, c := range rows[i] {
+			widths[j] = max(widths[j], DisplayWidth(c))
 		}
-		t.linef("%s", line)
+	}
+	for i, s := range servers {
+		r := rows[i]
+		var line strings.Builder
+		for j, c := range r {
+			cell := c
+			if t.tty {
+				cell = pad(c, widths[j])
+			}
+			if j == 0 {
+				cell = t.bold(c) + cell[len(c):] // the padding stays plain
+			}
+			line.WriteString(cell + "  ")
+		}
+		line.WriteString("(" + t.one(s.str("source")) + ")")
+		if p := s.str("problem"); p != "" {
+			line.WriteString("  unusable: " + t.one(p))
+		}
+		t.linef("%s", line.String())
 	}
 	return true
 }

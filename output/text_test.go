@@ -1,6 +1,7 @@
 package output
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -244,11 +245,43 @@ func TestHumanSize(t *testing.T) {
 func TestTextConfigList(t *testing.T) {
 	raw := `{"servers":[{"name":"w","kind":"http","target":"https://w/mcp","source":"~/c.yaml"},` +
 		`{"name":"b","kind":"stdio","target":"x","source":"~/c.yaml","problem":"has both url and command"}]}`
+	// A pipe keeps two spaces between fields (issue 15 item 6 changed only
+	// the terminal layout).
 	want := "w  http  https://w/mcp  (~/c.yaml)\nb  stdio  x  (~/c.yaml)  unusable: has both url and command\n"
+	if got := render(t, false, Options{Format: FormatText}, KindConfigList, raw); got != want {
+		t.Errorf("pipe: got:\n%s\nwant:\n%s", got, want)
+	}
+	want = "w  http   https://w/mcp  (~/c.yaml)\nb  stdio  x              (~/c.yaml)  unusable: has both url and command\n"
 	if got := render(t, true, Options{Format: FormatText}, KindConfigList, raw); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+		t.Errorf("tty: got:\n%s\nwant:\n%s", got, want)
 	}
 	if got := render(t, true, Options{Format: FormatText}, KindConfigList, `{"servers":[]}`); !strings.HasPrefix(got, "no servers configured; add one with 'mcpctl config add NAME --url URL'") {
 		t.Errorf("empty: %q", got)
+	}
+}
+
+// TestTextConfigListAligned: at a terminal the columns line up by cells
+// (a CJK name is two cells a character), names are sanitised before they
+// are measured, and colour does not count towards the width (issue 15
+// item 6).
+func TestTextConfigListAligned(t *testing.T) {
+	raw := `{"servers":[{"name":"天気","kind":"http","target":"https://w/mcp","source":"~/c.yaml"},` +
+		`{"name":"a\u001b[2Jb","kind":"stdio","target":"npx srv","source":".mcp.json"},` +
+		`{"name":"longer-name","kind":"sse","target":"https://old/sse","source":"~/c.yaml"}]}`
+	want := "天気         http   https://w/mcp    (~/c.yaml)\n" +
+		"a\\u001b[2Jb  stdio  npx srv          (.mcp.json)\n" +
+		"longer-name  sse    https://old/sse  (~/c.yaml)\n"
+	if got := render(t, true, Options{Format: FormatText}, KindConfigList, raw); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	ios, _, out, _ := Test()
+	ios.SetStdoutTTY(true)
+	ios.SetColorEnabled(true)
+	if err := Render(context.Background(), ios, Options{Format: FormatText}, KindConfigList, []byte(raw)); err != nil {
+		t.Fatal(err)
+	}
+	plain := strings.NewReplacer("\x1b[1m", "", "\x1b[0m", "").Replace(out.String())
+	if plain != want || !strings.Contains(out.String(), "\x1b[1m天気\x1b[0m         http") {
+		t.Errorf("with colour: %q", out.String())
 	}
 }
