@@ -18,21 +18,16 @@ import (
 // error says so first: the server was most likely not meant.
 func misspeltCommand(c *cli.Context, name string, err error) error {
 	var usage *UsageError
-	if name == "" || !errors.As(err, &usage) || c.Command == nil {
+	if name == "" || !errors.As(err, &usage) || c.Command == nil || !strings.HasPrefix(usage.Msg, fmt.Sprintf("no server named %q ", name)) {
 		return err
 	}
-	var names []string
-	for _, cmd := range c.App.Commands {
-		if !cmd.Hidden {
-			names = append(names, cmd.Name)
-		}
-	}
-	for _, s := range closest(name, names, 3) {
-		group := findCommand(c.App.Commands, s)
-		if group == nil || findCommand(group.Subcommands, c.Command.Name) == nil {
+	for _, group := range c.App.Commands {
+		// Near in spelling only (tool, tools): a name that merely holds
+		// a command's (a path with "config" in it) is no command.
+		if group.Hidden || editDistance(strings.ToLower(name), group.Name) > 2 || findCommand(group.Subcommands, c.Command.Name) == nil {
 			continue
 		}
-		return usagef("unknown command %q for 'mcpctl'; did you mean 'mcpctl %s %s'? (%q is no configured server either)", name, s, c.Command.Name, name)
+		return usagef("unknown command %q for 'mcpctl'; did you mean 'mcpctl %s %s'? (%q is no configured server either)", name, group.Name, c.Command.Name, name)
 	}
 	return err
 }
