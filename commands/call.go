@@ -23,6 +23,9 @@ func newCmdCall(f *Factory, runF func(*callOptions) error) *cli.Command {
 		Description: "PARAMS-JSON is a JSON object, or - to read it from stdin. Keys you put in\n" +
 			"params._meta are kept; mcpctl adds the protocol version, capabilities and client info.",
 		Action: actionOf(func(c *cli.Context) (*callOptions, error) {
+			if err := callItems(c.Args().Slice()); err != nil {
+				return nil, err
+			}
 			if err := needArgs(c, 1, 2, "METHOD [PARAMS-JSON | -]"); err != nil {
 				return nil, err
 			}

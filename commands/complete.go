@@ -32,6 +32,9 @@ func newCmdComplete(f *Factory, runF func(*completeOptions) error) *cli.Command 
 			&cli.StringSliceFlag{Name: "context", Usage: "an argument already resolved, `K=V` (repeatable)"},
 		},
 		Action: actionOf(func(c *cli.Context) (*completeOptions, error) {
+			if err := completeContextArgs(c.Args().Slice()); err != nil {
+				return nil, err
+			}
 			if err := needArgs(c, 1, 1, "(--prompt NAME | --template URI) ARG=PARTIAL"); err != nil {
 				return nil, err
 			}

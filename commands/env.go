@@ -9,7 +9,6 @@ package commands
 // variables.
 
 import (
-	"errors"
 	"strconv"
 	"sync"
 	"time"
@@ -61,7 +60,8 @@ func detachDeclarations(flags []cli.Flag) {
 // applyEnv gives each global flag that the command line leaves unset the
 // value of its variable, with urfave's rules: an empty variable sets a
 // string flag to "" and a boolean one to false, and leaves a duration or
-// a number alone; a value that does not parse is a usage error.
+// a number alone; a value that does not parse is a usage error, in the
+// words of a flag's (badFlagValue).
 func applyEnv(c *cli.Context, f *Factory) error {
 	for _, fl := range c.App.Flags {
 		name := flagNameOf(fl)
@@ -74,34 +74,27 @@ func applyEnv(c *cli.Context, f *Factory) error {
 			if !ok {
 				continue
 			}
-			kind := ""
 			var err error
 			switch fl.(type) {
 			case *cli.BoolFlag:
 				// The flag parses it (strconv's rules: true, false, 1, 0, …),
 				// as urfave did: no typer of ours (TestOneOfEach).
-				kind = "bool"
 				if val == "" {
 					val = "false"
 				}
 			case *cli.DurationFlag:
-				kind = "duration"
 				_, err = time.ParseDuration(val)
 			case *cli.IntFlag:
-				kind = "int"
 				_, err = strconv.ParseInt(val, 0, 64)
 			}
-			if val == "" && (kind == "duration" || kind == "int") {
-				break
+			if val == "" {
+				break // an empty duration or number leaves the flag alone
 			}
 			if err == nil {
 				err = c.Set(name, val)
-				if err != nil && kind == "bool" {
-					err = errors.New("use true or false")
-				}
 			}
 			if err != nil {
-				return usagef("could not parse %q as %s value from environment variable %q for flag %s: %v; see 'mcpctl --help'", val, kind, ev, name, err)
+				return usagef("%s=%s (%s): %s; see 'mcpctl --help'", ev, shownValue(val), dashed(name), flagWants(fl))
 			}
 			break
 		}

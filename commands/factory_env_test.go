@@ -78,7 +78,7 @@ func TestFlagVariablesFromFactory(t *testing.T) {
 	e := isolate(t)
 	e.Setenv("MCPCTL_TRACE", "maybe")
 	r := e.runCommand("tools", build, "tools", "list")
-	if r.code != ExitUsage || !strings.Contains(r.err, `could not parse "maybe" as bool value from environment variable "MCPCTL_TRACE" for flag trace`) {
+	if r.code != ExitUsage || !strings.Contains(r.err, `MCPCTL_TRACE=maybe (--trace): want true or false`) {
 		t.Errorf("a bad MCPCTL_TRACE: exit %d, stderr %q", r.code, r.err)
 	}
 }

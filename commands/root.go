@@ -273,6 +273,9 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		}
 		return usagef("unknown flag %s for '%s'; see '%s --help'", name, c.Command.HelpName, helpName(c))
 	}
+	if e, ok := badFlagValue(c, msg); ok {
+		return e
+	}
 	return usagef("%s; see '%s --help'", msg, helpName(c))
 }
 

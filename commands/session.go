@@ -79,7 +79,7 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	}
 	ep, err := resolveEndpoint(ch, configsOf(c), fallback)
 	if err != nil {
-		return nil, err
+		return nil, misspeltCommand(c, ch.name, err)
 	}
 	if err := applyServerSettings(c, ep); err != nil {
 		return nil, err

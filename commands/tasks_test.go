@@ -55,7 +55,7 @@ func TestListenFlags(t *testing.T) {
 			want: &listenOptions{Prompts: true, Resources: true, Resource: []string{"a://1", "a://2"}, Task: []string{"t1"},
 				Strict: true, Refetch: true, Count: 3, For: 5e9, NoReconnect: true, Once: true}},
 		{args: []string{"listen", "x"}, err: "usage: mcpctl listen [--tools]"},
-		{args: []string{"listen", "--count", "x"}, err: `invalid value "x" for flag -count`},
+		{args: []string{"listen", "--count", "x"}, err: `--count x: want a whole number such as 10`},
 	})
 }
 

@@ -1,0 +1,94 @@
+package commands
+
+// A flag value that does not parse is reported by the standard flag
+// package, under urfave, as `invalid value "abc" for flag -timeout: parse
+// error`: it names the flag with one dash and says nothing of what would
+// fit. mcpctl says it in its own words, one line naming the flag, the
+// value and what the flag wants; the same words serve the flags'
+// MCPCTL_* variables (applyEnv).
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/urfave/cli/v2"
+)
+
+// flagValueErr matches the flag package's two messages for a value that
+// does not parse: bool flags have their own.
+var flagValueErr = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): `)
+
+// badFlagValue is the flag package's message msg in mcpctl's words, or
+// ok false when msg is no such message or the flag is not known.
+func badFlagValue(c *cli.Context, msg string) (error, bool) {
+	m := flagValueErr.FindStringSubmatch(msg)
+	if m == nil {
+		return nil, false
+	}
+	val, err := strconv.Unquote(m[1])
+	if err != nil {
+		return nil, false
+	}
+	fl := flagNamed(c, m[2])
+	if fl == nil || flagWants(fl) == "" {
+		return nil, false
+	}
+	return usagef("%s %s: %s; see '%s --help'", dashed(m[2]), shownValue(val), flagWants(fl), helpName(c)), true
+}
+
+// flagNamed is the flag called name (or by an alias) on c's command, the
+// commands above it or the app.
+func flagNamed(c *cli.Context, name string) cli.Flag {
+	var sets [][]cli.Flag
+	for _, cc := range c.Lineage() {
+		if cc.Command != nil {
+			sets = append(sets, cc.Command.Flags)
+		}
+	}
+	sets = append(sets, c.App.Flags)
+	for _, set := range sets {
+		for _, fl := range set {
+			for _, n := range fl.Names() {
+				if n == name {
+					return fl
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// flagWants says what fits a flag of fl's kind ("" for a string flag,
+// which takes anything, and for flags with parsers of their own).
+func flagWants(fl cli.Flag) string {
+	switch fl.(type) {
+	case *cli.DurationFlag:
+		return "want a duration such as 30s or 2m"
+	case *cli.IntFlag:
+		return "want a whole number such as 10"
+	case *cli.BoolFlag:
+		return "want true or false"
+	}
+	return ""
+}
+
+// dashed is a flag's name as written on a command line.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// shownValue is a value as the message shows it: as written, or quoted
+// when it is empty or holds a space or anything unprintable, so that the
+// reader sees where it ends.
+func shownValue(v string) string {
+	q := strconv.Quote(v)
+	if v == "" || q[1:len(q)-1] != v || strings.IndexFunc(v, unicode.IsSpace) >= 0 {
+		return q
+	}
+	return v
+}
