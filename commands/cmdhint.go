@@ -21,7 +21,9 @@ func misspeltCommand(c *cli.Context, name string, err error) error {
 	if name == "" || !errors.As(err, &usage) || c.Command == nil || !strings.HasPrefix(usage.Msg, fmt.Sprintf("no server named %q ", name)) {
 		return err
 	}
-	for _, group := range c.App.Commands {
+	// The app of a line holds only the command it names (newAppFor): the
+	// groups to compare with are the whole tree's.
+	for _, group := range wholeTree(c.App).Commands {
 		// Near in spelling only (tool, tools): a name that merely holds
 		// a command's (a path with "config" in it) is no command.
 		if group.Hidden || editDistance(strings.ToLower(name), group.Name) > 2 || findCommand(group.Subcommands, c.Command.Name) == nil {
