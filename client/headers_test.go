@@ -118,15 +118,7 @@ func TestToolHeaderParamsValid(t *testing.T) {
 			[]HeaderParam{{[]string{"r"}, "R"}}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ToolHeaderParams(json.RawMessage(tc.schema))
-			if err != nil {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got %+v\nwant %+v", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkHeaderParams(t, tc.schema, tc.want) })
 	}
 }
 
@@ -319,15 +311,7 @@ func TestToolHeaderParamsTypesAsTheSchemaReaderSees(t *testing.T) {
 			"properties":{"r":{"type":"string","x-mcp-header":"R"}}}`, []HeaderParam{{[]string{"r"}, "R"}}},
 	}
 	for _, tc := range valid {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ToolHeaderParams(json.RawMessage(tc.schema))
-			if err != nil {
-				t.Fatalf("unexpected error: %v", err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got %+v\nwant %+v", got, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkHeaderParams(t, tc.schema, tc.want) })
 	}
 	invalid := []struct{ name, schema, errPart string }{
 		{"number through $ref", `{"type":"object","$defs":{"n":{"type":"number"}},"properties":{"r":{"$ref":"#/$defs/n","x-mcp-header":"R"}}}`, "type"},
@@ -347,5 +331,18 @@ func TestToolHeaderParamsTypesAsTheSchemaReaderSees(t *testing.T) {
 				t.Errorf("error %q does not mention %q", err, tc.errPart)
 			}
 		})
+	}
+}
+
+// checkHeaderParams: schema's x-mcp-header annotations are valid and give
+// exactly want.
+func checkHeaderParams(t *testing.T, schema string, want []HeaderParam) {
+	t.Helper()
+	got, err := ToolHeaderParams(json.RawMessage(schema))
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v\nwant %+v", got, want)
 	}
 }
