@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error codes the engine acts on.
@@ -99,10 +100,22 @@ func (e *HTTPError) Error() string {
 	if e.Retry != nil {
 		s += " (" + e.Retry.String() + ")"
 	}
-	if b := strings.TrimSpace(e.Body); b != "" {
-		s += ": " + oneLine(truncate(b, 200))
+	if b := e.BodySummary(); b != "" {
+		s += ": " + b
 	}
 	return s
+}
+
+// BodySummary is what the error says of the body: an HTML page's title
+// and first line of text, other bodies on one line, bounded either way.
+func (e *HTTPError) BodySummary() string {
+	ct := ""
+	if e.Header != nil {
+		if v := e.Header["Content-Type"]; len(v) > 0 {
+			ct = v[0]
+		}
+	}
+	return bodySummary(e.Body, ct)
 }
 
 // Location is where a redirect (3xx) points, which mcpctl never follows.
@@ -180,9 +193,13 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// truncate bounds s to n bytes without splitting a character.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }
