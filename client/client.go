@@ -355,7 +355,7 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	// The timeout runs from the last sign of life: progress for this
 	// request starts it again, up to MaxTimeout in all.
 	var extend func()
-	var extended atomic.Bool
+	var extended, capped atomic.Bool // by progress; up to Limits.MaxTimeout
 	start := time.Now()
 	if c.opts.Timeout > 0 && !co.NoTimeout {
 		var timer *time.Timer
@@ -373,8 +373,9 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 		extend = func() {
 			extended.Store(true)
 			left := c.opts.Timeout
-			if c.opts.Limits.MaxTimeout > 0 {
-				left = min(left, c.opts.Limits.MaxTimeout-time.Since(start))
+			if max := c.opts.Limits.MaxTimeout; max > 0 && max-time.Since(start) < left {
+				left = max - time.Since(start)
+				capped.Store(true)
 			}
 			if left > 0 {
 				timer.Reset(left)
@@ -406,10 +407,14 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	if err != nil {
 		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
 			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
-			if extended.Load() {
+			switch {
+			case capped.Load():
+				// Progress kept the request going as far as it may.
+				te.After, te.Bound, te.Total = c.opts.Limits.MaxTimeout.String(), TimeoutMaxTotal, time.Since(start)
+			case extended.Load():
 				// Progress kept the request going: say how long it really
-				// waited, which Limits.MaxTimeout bounds.
-				te.After += fmt.Sprintf(" of the last progress notification, %s in all", time.Since(start).Round(100*time.Millisecond))
+				// waited.
+				te.Bound, te.Total = TimeoutSinceProgress, time.Since(start)
 			}
 			if tail := t.Capabilities().StderrTail; tail != nil {
 				te.Stderr = tail()

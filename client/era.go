@@ -140,11 +140,20 @@ type EraError struct {
 }
 
 func (e *EraError) Error() string {
-	return fmt.Sprintf("the server answered neither server/discover (%v) nor initialize (%v); is it an MCP server?",
-		e.Probe, e.Initialize)
+	return fmt.Sprintf("the server answered neither server/discover (%s) nor initialize (%s); is it an MCP server?",
+		withoutMethod(e.Probe), withoutMethod(e.Initialize))
 }
 
 func (e *EraError) Unwrap() []error { return []error{e.Probe, e.Initialize} }
+
+// withoutMethod is err's message, without the method a timeout names:
+// the EraError names it already.
+func withoutMethod(err error) string {
+	if te, ok := err.(*TimeoutError); ok {
+		return te.short()
+	}
+	return err.Error()
+}
 
 // Era returns what is known of the server's era ("" before the first
 // request).
@@ -365,7 +374,11 @@ func (c *Client) probe(ctx context.Context) error {
 		return nil
 	}
 	if errors.Is(context.Cause(pctx), errProbeTimeout) {
-		err = &TimeoutError{Method: "server/discover", After: timeout.String()}
+		te := &TimeoutError{Method: "server/discover", After: timeout.String()}
+		if timeout != c.opts.Timeout {
+			te.Bound = TimeoutProbe // ProbeTimeout is the shorter
+		}
+		err = te
 		// Silence is a guess, not proof: a slow starter (go run, npx
 		// fetching a package) looks just like it. Legacy for this run, but
 		// not remembered.

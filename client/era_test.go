@@ -139,7 +139,7 @@ func TestEraErrorIsConnection(t *testing.T) {
 	if !errors.As(err, &ee) {
 		t.Fatalf("err = %T %v, want *EraError", err, err)
 	}
-	if !strings.Contains(err.Error(), "no answer to server/discover within 10ms") || !strings.Contains(err.Error(), "no answer to initialize within 10ms") {
+	if !strings.Contains(err.Error(), "server/discover (timed out after 10ms)") || !strings.Contains(err.Error(), "initialize (timed out after 10ms)") {
 		t.Errorf("message %q does not name both attempts", err)
 	}
 }

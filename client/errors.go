@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 // Error codes the engine acts on.
@@ -57,16 +59,58 @@ func (e *ConnError) Error() string {
 
 func (e *ConnError) Unwrap() error { return e.Err }
 
-// TimeoutError is returned when a request gets no answer in time.
+// TimeoutError is returned when a request gets no answer in time. Bound
+// says which limit ended the wait, so that a caller can name the setting
+// that raises it.
 type TimeoutError struct {
 	Method string
-	After  string
+	After  string // the limit, as a duration (Limits.MaxTimeout for TimeoutMaxTotal)
+	Bound  TimeoutBound
+	// Total is how long the request waited in all, when progress
+	// notifications kept it going (TimeoutSinceProgress, TimeoutMaxTotal).
+	Total time.Duration
 	// Stderr holds the last lines a stdio server wrote, if any.
 	Stderr []string
 }
 
-func (e *TimeoutError) Error() string {
-	s := fmt.Sprintf("no answer to %s within %s", e.Method, e.After)
+// TimeoutBound is the limit a request ran into.
+type TimeoutBound int
+
+const (
+	// TimeoutRequest is Options.Timeout, which bounds each request.
+	TimeoutRequest TimeoutBound = iota
+	// TimeoutSinceProgress is Options.Timeout counted from the request's
+	// last progress notification, which starts it again.
+	TimeoutSinceProgress
+	// TimeoutMaxTotal is Limits.MaxTimeout, how far progress may extend
+	// Options.Timeout in all.
+	TimeoutMaxTotal
+	// TimeoutProbe is Options.ProbeTimeout, which bounds the era probe
+	// when it is the shorter.
+	TimeoutProbe
+)
+
+func (e *TimeoutError) Error() string { return e.Method + " " + e.short() }
+
+// Reason is the message without the server's stderr: the phrase that says
+// what timed out and after how long.
+func (e *TimeoutError) Reason() string { return e.Method + " " + e.reason() }
+
+func (e *TimeoutError) reason() string {
+	total := e.Total.Round(100 * time.Millisecond).String()
+	switch e.Bound {
+	case TimeoutSinceProgress:
+		return fmt.Sprintf("timed out %s after its last progress notification, %s in all", e.After, total)
+	case TimeoutMaxTotal:
+		return fmt.Sprintf("timed out after %s in all, as far as progress may extend the timeout", e.After)
+	}
+	return "timed out after " + e.After
+}
+
+// short is the message without the method, for an error that names it
+// already (EraError).
+func (e *TimeoutError) short() string {
+	s := e.reason()
 	if len(e.Stderr) > 0 {
 		s += " (server stderr: " + strings.Join(e.Stderr, " | ") + ")"
 	}
@@ -99,10 +143,22 @@ func (e *HTTPError) Error() string {
 	if e.Retry != nil {
 		s += " (" + e.Retry.String() + ")"
 	}
-	if b := strings.TrimSpace(e.Body); b != "" {
-		s += ": " + oneLine(truncate(b, 200))
+	if b := e.BodySummary(); b != "" {
+		s += ": " + b
 	}
 	return s
+}
+
+// BodySummary is what the error says of the body: an HTML page's title
+// and first line of text, other bodies on one line, bounded either way.
+func (e *HTTPError) BodySummary() string {
+	ct := ""
+	if e.Header != nil {
+		if v := e.Header["Content-Type"]; len(v) > 0 {
+			ct = v[0]
+		}
+	}
+	return bodySummary(e.Body, ct)
 }
 
 // Location is where a redirect (3xx) points, which mcpctl never follows.
@@ -180,9 +236,13 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// truncate bounds s to n bytes without splitting a character.
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
 	}
 	return s[:n] + "…"
 }

@@ -178,7 +178,7 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		res2, err2 := c.initialize(ctx)
 		if err2 != nil {
 			_ = c.rebind(EraLegacy, BindingStreamable)
-			return nil, &ConnError{Msg: fmt.Sprintf("initialize over Streamable HTTP failed (%v), and over HTTP+SSE too", err), Err: err2}
+			return nil, bothFailed(err, err2)
 		}
 		res, err = res2, nil
 	}
@@ -211,6 +211,19 @@ func eventStreamWait(timeout time.Duration) time.Duration {
 		return timeout
 	}
 	return 10 * time.Second
+}
+
+// bothFailed is the error of an initialize that failed over Streamable
+// HTTP and then over HTTP+SSE. When both got the same HTTP status (a
+// wrong path gets a 404 page to the POST and to the GET) it is said once,
+// with what the POST got ("Cannot POST /api": the GET's page differs only
+// by its method).
+func bothFailed(streamable, sse error) error {
+	var h1, h2 *HTTPError
+	if errors.As(streamable, &h1) && errors.As(sse, &h2) && h1.Status == h2.Status {
+		return &ConnError{Msg: "initialize failed over Streamable HTTP and over HTTP+SSE alike", Err: h1}
+	}
+	return &ConnError{Msg: fmt.Sprintf("initialize over Streamable HTTP failed (%v), and over HTTP+SSE too", streamable), Err: sse}
 }
 
 // sseFallback: Streamable HTTP refused with 400, 404 or 405 and no modern

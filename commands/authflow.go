@@ -29,7 +29,7 @@ func authFlags() []cli.Flag {
 		&cli.StringFlag{Name: "client-id", Usage: "a pre-registered OAuth client `ID`", EnvVars: []string{"MCPCTL_CLIENT_ID"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-secret", Usage: "the pre-registered client's `SECRET`", EnvVars: []string{"MCPCTL_CLIENT_SECRET"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-metadata-url", Usage: "use the Client ID Metadata Document at `URL` as client id, where supported", EnvVars: []string{"MCPCTL_CLIENT_METADATA_URL"}, Category: catAuth},
-		&cli.StringFlag{Name: "grant", Usage: "OAuth grant: authorization-code (a login in a browser) or client-credentials (the client as itself: --client-id with --client-secret or --client-key)", Value: "authorization-code", EnvVars: []string{"MCPCTL_GRANT"}, Category: catAuth},
+		&cli.StringFlag{Name: "grant", Usage: "OAuth grant `TYPE`: authorization-code (a login in a browser) or client-credentials (the client as itself: --client-id with --client-secret or --client-key)", Value: "authorization-code", EnvVars: []string{"MCPCTL_GRANT"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-key", Usage: "sign client assertions (private_key_jwt) with the PEM private key in `FILE`", EnvVars: []string{"MCPCTL_CLIENT_KEY"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-key-alg", Usage: "the assertion's signing `ALG` (default: ES256/384/512 by curve, RS256 for RSA)", Category: catAuth},
 		&cli.IntFlag{Name: "callback-port", Usage: "listen for the authorization redirect on 127.0.0.1:`PORT` (default: any free port)", Category: catAuth},

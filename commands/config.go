@@ -234,7 +234,7 @@ func newCmdConfigAdd(f *Factory, runF func(*configAddOptions) error) *cli.Comman
 			"are recorded too. Values are stored as given, so '${TOKEN}' (in single quotes) keeps a\n" +
 			"reference that is expanded from the environment each time the server is used.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "description", Usage: "a note about the server, shown by config show"},
+			&cli.StringFlag{Name: "description", Usage: "a `NOTE` about the server, shown by config show"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an entry of the same name"},
 		},
 		Action: actionOf(func(c *cli.Context) (*configAddOptions, error) {

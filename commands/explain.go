@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -37,6 +39,11 @@ func (s *session) explain(err error) error {
 	}
 	if h := transportHint(err); h != "" {
 		return &hintError{err, h}
+	}
+	if s.http {
+		if h := pathHint(err, s.target); h != "" {
+			return &hintError{err, h}
+		}
 	}
 	if h := listHint(err, s.pageable); h != "" {
 		return &hintError{err, h}
@@ -85,6 +92,35 @@ func transportHint(err error) string {
 		return "mcpctl does not follow redirects: give the final URL to --url"
 	}
 	return ""
+}
+
+// pathHint asks after the path of a URL that got no MCP endpoint (404,
+// 405, 410 without a JSON-RPC body) when the path does not look like one:
+// a web server's page for /api or for the bare host is the usual sign of
+// a URL missing its /mcp.
+func pathHint(err error, rawURL string) string {
+	var httpErr *client.HTTPError
+	if !errors.As(err, &httpErr) {
+		return ""
+	}
+	switch httpErr.Status {
+	case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusGone:
+	default:
+		return ""
+	}
+	u, perr := url.Parse(rawURL)
+	if perr != nil || looksLikeMCPPath(u.Path) {
+		return ""
+	}
+	return "is the path right? MCP servers usually serve /mcp"
+}
+
+// looksLikeMCPPath reports whether an URL path is where MCP servers serve:
+// it ends in mcp or sse (/mcp, /api/mcp, /sse, /my-mcp/) or has an mcp
+// segment (/mcp/v1).
+func looksLikeMCPPath(p string) bool {
+	p = strings.ToLower(strings.TrimRight(p, "/"))
+	return strings.HasSuffix(p, "mcp") || strings.HasSuffix(p, "sse") || strings.Contains(p+"/", "/mcp/")
 }
 
 // hintError appends a way out to an error, keeping it for errors.As.

@@ -178,7 +178,7 @@ func (r *roff) flags(flags []cli.Flag) {
 			head += " \\fI" + esc(placeholder) + "\\fR"
 		}
 		r.req(".TP\n%s", head)
-		if d := df.GetDefaultText(); d != "" && d != "false" {
+		if d := df.GetDefaultText(); d != "" && d != "false" && !ownDefault(f) {
 			usage += " (default: " + d + ")"
 		}
 		if evs := envVarsOf(f); len(evs) > 0 {

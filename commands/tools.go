@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -168,13 +169,35 @@ func (s *session) finishCall(ctx context.Context, op string, kind output.Kind, c
 		kind = output.KindGeneric
 		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(client.TaskIDOf(raw)))
 	}
+	toolErr := isToolError(raw)
+	if toolErr && s.textAtTerminal() {
+		// Text shows the tool's words only, which may read like success:
+		// a person is told (the exit status tells a script, and a pipe
+		// gets the result alone, as ever).
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: "+toolErrorLine(op))
+	}
 	if err := s.print(ctx, kind, raw); err != nil {
 		return err
 	}
-	if isToolError(raw) {
+	if toolErr {
 		return &ToolError{Name: strings.TrimPrefix(op, "tools/call ")}
 	}
 	return nil
+}
+
+// textAtTerminal reports whether the result goes to a terminal as text
+// (-o text, or no -o), where nothing else marks it.
+func (s *session) textAtTerminal() bool {
+	f := s.render.Format
+	return s.ios.IsStdoutTTY() && s.render.Query == nil && (f == "" || f == output.FormatText)
+}
+
+// toolErrorLine is the line above a result with isError: true.
+func toolErrorLine(op string) string {
+	if name, ok := strings.CutPrefix(op, "tools/call "); ok {
+		return fmt.Sprintf("error: tool %s reported an error (isError); its result follows", output.SanitizeLine(strconv.Quote(name)))
+	}
+	return "error: the tool reported an error (isError); its result follows"
 }
 
 func resultType(raw json.RawMessage) (string, error) {

@@ -9,6 +9,7 @@ package commands
 
 import (
 	"flag"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -35,7 +36,24 @@ var _ = func() bool {
 				s = cli.FlagEnvHinter(evs, s)
 			}
 		}
+		if df, ok := f.(cli.DocGenerationFlag); ok && ownDefault(f) {
+			// urfave appends its own, which the usage says better.
+			if d := df.GetDefaultText(); d != "" {
+				urfaves := " (default: " + d + ")"
+				if i := strings.LastIndex(s, urfaves); i >= 0 {
+					s = s[:i] + s[i+len(urfaves):]
+				}
+			}
+		}
 		return s
 	}
 	return true
 }()
+
+// ownDefault reports whether a flag's usage says its default in its own
+// words ("(default: any free port)" for a port whose zero value means
+// that), which is then the only default its help and man page show.
+func ownDefault(f cli.Flag) bool {
+	df, ok := f.(cli.DocGenerationFlag)
+	return ok && strings.Contains(df.GetUsage(), "(default: ")
+}

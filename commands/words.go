@@ -39,6 +39,10 @@ func ourPhrases(err error) []phrase {
 		input   *client.InputRequiredError
 		unknown *client.UnknownToolError
 		authE   *oauth.Error
+		era     *client.EraError
+		timeout *client.TimeoutError
+		ack     *client.AckTimeoutError
+		task    *client.TaskInterruptedError
 	)
 	if errors.As(err, &rid) {
 		if rid.Sent == 0 {
@@ -62,10 +66,47 @@ func ourPhrases(err error) []phrase {
 	if errors.As(err, &unknown) {
 		out = append(out, phrase{unknown.Error(), unknownToolWords(unknown)})
 	}
+	switch {
+	case errors.As(err, &task):
+		// taskHint says that --timeout ended the wait.
+	case errors.As(err, &era):
+		if flag := eraTimeoutFlag(era); flag != "" {
+			out = append(out, phrase{"; is it an MCP server?", "; is it an MCP server? (a slow one needs a larger " + flag + ")"})
+		}
+	case errors.As(err, &timeout):
+		out = append(out, phrase{timeout.Reason(), timeout.Reason() + " (raise it with " + timeoutFlag(timeout.Bound) + ")"})
+	case errors.As(err, &ack):
+		// Listen's acknowledgment waits as long as a request may.
+		out = append(out, phrase{ack.Error(), ack.Error() + " (raise it with --timeout)"})
+	}
 	if errors.As(err, &authE) && authE.Needs != "" {
 		out = append(out, phrase{authE.Msg, authWords(authE)})
 	}
 	return out
+}
+
+// timeoutFlag is the flag that sets the limit a request ran into.
+func timeoutFlag(b client.TimeoutBound) string {
+	switch b {
+	case client.TimeoutMaxTotal:
+		return "--max-timeout"
+	case client.TimeoutProbe:
+		return "--probe-timeout"
+	}
+	return "--timeout"
+}
+
+// eraTimeoutFlag is the flag to raise when the era probe, initialize or
+// both went unanswered: initialize's limit when it timed out (a server
+// that answers neither in that long may be slow, or no MCP server),
+// else the probe's.
+func eraTimeoutFlag(e *client.EraError) string {
+	var te *client.TimeoutError
+	switch {
+	case errors.As(e.Initialize, &te), errors.As(e.Probe, &te):
+		return timeoutFlag(te.Bound)
+	}
+	return ""
 }
 
 // retryWords says why mcpctl did not send a request again.

@@ -43,6 +43,22 @@ func TestInOurWords(t *testing.T) {
 		{&oauth.Error{Msg: "the client credentials grant needs a client id, with a client secret or key", Needs: oauth.NeedClientID},
 			`the client credentials grant needs --client-id, with --client-secret or --client-key`},
 		{wrap(errors.New("mcpctl: a client id that was never sent: x")), `tools/list: mcpctl: a client id that was never sent: x`},
+
+		// A timeout names the flag of the limit it ran into.
+		{wrap(&client.TimeoutError{Method: "tools/list", After: "2s", Stderr: []string{"starting"}}),
+			`tools/list: tools/list timed out after 2s (raise it with --timeout) (server stderr: starting)`},
+		{wrap(&client.TimeoutError{Method: "tools/call", After: "1s", Bound: client.TimeoutSinceProgress, Total: 4200 * time.Millisecond}),
+			`tools/list: tools/call timed out 1s after its last progress notification, 4.2s in all (raise it with --timeout)`},
+		{wrap(&client.TimeoutError{Method: "tools/call", After: "3s", Bound: client.TimeoutMaxTotal, Total: 3100 * time.Millisecond}),
+			`tools/list: tools/call timed out after 3s in all, as far as progress may extend the timeout (raise it with --max-timeout)`},
+		{wrap(&client.EraError{Probe: &client.TimeoutError{Method: "server/discover", After: "3s", Bound: client.TimeoutProbe}, Initialize: &client.TimeoutError{Method: "initialize", After: "1m0s"}}),
+			`tools/list: the server answered neither server/discover (timed out after 3s) nor initialize (timed out after 1m0s); is it an MCP server? (a slow one needs a larger --timeout)`},
+		{wrap(&client.EraError{Probe: &client.TimeoutError{Method: "server/discover", After: "3s", Bound: client.TimeoutProbe}, Initialize: &client.RPCError{Code: -32601, Message: "Method not found"}}),
+			`tools/list: the server answered neither server/discover (timed out after 3s) nor initialize (server error -32601: Method not found); is it an MCP server? (a slow one needs a larger --probe-timeout)`},
+		{&client.AckTimeoutError{After: 300 * time.Millisecond},
+			`the server did not acknowledge the subscription within 300ms (raise it with --timeout)`},
+		{wrap(&client.ListTimeoutError{Method: "tools/list", After: "3s", Pages: 2}),
+			`tools/list: the listing of tools/list did not finish within 3s (2 pages so far)`}, // explain's listHint names --timeout
 	}
 	for _, tc := range tests {
 		if got := inOurWords(tc.err); got != tc.want {

@@ -89,9 +89,9 @@ var faultCases = []faultCase{
 
 	// Answers that never come, or come wrong.
 	{name: "never_answers", stdio: "silent", http: "silent", args: toolsList, timeout: time.Second, exit: 3,
-		msg: `^mcpctl: tools/list: no answer to tools/list within 1s` + stderrTail},
+		msg: `^mcpctl: tools/list: tools/list timed out after 1s \(raise it with --timeout\)` + stderrTail},
 	{name: "never_answers_unpinned", stdio: "silent", http: "silent", unpinned: true, args: toolsList, timeout: time.Second, exit: 3,
-		msg: `^mcpctl: tools/list: the server answered neither server/discover \(no answer to server/discover within 1s\) nor initialize \(no answer to initialize within 1s( \(server stderr: .*\))?\); is it an MCP server\?$`},
+		msg: `^mcpctl: tools/list: the server answered neither server/discover \(timed out after 1s\) nor initialize \(timed out after 1s( \(server stderr: .*\))?\); is it an MCP server\? \(a slow one needs a larger --timeout\)$`},
 	{name: "unknown_id", stdio: "unknownid", args: toolsList, exit: 3,
 		msg: `^mcpctl: tools/list: protocol error: the server answered a request id mcpctl never sent: "987654"$`},
 	{name: "unknown_id", http: "unknownid", args: toolsList, exit: 3,
@@ -168,10 +168,10 @@ var faultCases = []faultCase{
 	{name: "invalid_tls_certificate", http: "echo", https: true, args: toolsList, exit: 3,
 		msg: `^mcpctl: tools/list: cannot reach https://127.0.0.1:\d+/mcp: tls: failed to verify certificate: x509: certificate signed by unknown authority; trust the server's CA \(SSL_CERT_FILE\), or for a test server only pass --insecure$`},
 	{name: "slow_server_1_byte_per_second", stdio: "trickle", http: "trickle", args: callX, timeout: 2 * time.Second, exit: 3,
-		msg: `^mcpctl: tools/call: no answer to tools/call within 2s` + stderrTail},
+		msg: `^mcpctl: tools/call: tools/call timed out after 2s \(raise it with --timeout\)` + stderrTail},
 
 	{name: "progress_forever", stdio: "progressforever", http: "progressforever", args: append([]string{"--max-timeout", "3s"}, callX...), timeout: time.Second, exit: 3,
-		msg: `^mcpctl: tools/call: no answer to tools/call within 1s of the last progress notification, 3(\.\d)?s in all` + stderrTail,
+		msg: `^mcpctl: tools/call: tools/call timed out after 3s in all, as far as progress may extend the timeout \(raise it with --max-timeout\)` + stderrTail,
 		check: func(t *testing.T, _ string, r *faultRun) {
 			if r.elapsed < 3*time.Second {
 				t.Errorf("gave up after %s: progress should have kept the request going to --max-timeout", r.elapsed)
@@ -190,7 +190,7 @@ var faultCases = []faultCase{
 	// Whether the request reaches the pipe before the server closes it is
 	// a race: then it is lost, and the timeout tells.
 	{name: "server_closes_stdin_at_start", stdio: "closestdinnow", args: toolsList, timeout: 2 * time.Second, exit: 3,
-		msg: `^mcpctl: tools/list: (cannot write to the server: it closed its input|no answer to tools/list within 2s)` + stderrTail},
+		msg: `^mcpctl: tools/list: (cannot write to the server: it closed its input|tools/list timed out after 2s \(raise it with --timeout\))` + stderrTail},
 
 	// Terminal escapes from the server: stripped from text at a terminal,
 	// shown as escapes in names (issue 13, item 9), kept byte for byte in

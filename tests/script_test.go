@@ -124,7 +124,8 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// fakehttp VAR MODE: serve fakemcp MODE over HTTP; $VAR is its URL.
+// fakehttp VAR MODE [PATH]: serve fakemcp MODE over HTTP; $VAR is its
+// URL, ending in PATH (/mcp unless given).
 func cmdFakeHTTP(ts *testscript.TestScript, neg bool, args []string) {
 	serveFake(ts, neg, args, httptest.NewServer)
 }
@@ -135,12 +136,16 @@ func cmdFakeHTTPS(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 func serveFake(ts *testscript.TestScript, neg bool, args []string, start func(http.Handler) *httptest.Server) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: fakehttp[s] VAR MODE")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: fakehttp[s] VAR MODE [PATH]")
+	}
+	path := "/mcp"
+	if len(args) == 3 {
+		path = args[2]
 	}
 	srv := start(fakemcp.Handler(args[1]))
 	ts.Defer(srv.Close)
-	ts.Setenv(args[0], srv.URL+"/mcp")
+	ts.Setenv(args[0], srv.URL+path)
 }
 
 // demohttp VAR [FLAG…]: run the demo server on Streamable HTTP (with the

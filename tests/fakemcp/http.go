@@ -3,6 +3,7 @@ package fakemcp
 import (
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"net/http"
 	"strings"
@@ -15,6 +16,9 @@ import (
 func Handler(mode string) http.Handler {
 	if strings.HasPrefix(mode, "legacy") {
 		return legacyHandler(mode)
+	}
+	if mode == "html404" {
+		return http.HandlerFunc(notFoundPage)
 	}
 	s := newServer(mode)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -156,4 +160,16 @@ func headersJSON(h http.Header) string {
 	}
 	b, _ := json.Marshal(m) // sorts the keys
 	return string(b)
+}
+
+// notFoundPage is a web framework's 404 for a path that serves no MCP
+// (mode html404): a page whose title says little and whose text names
+// the method, so the POST of Streamable HTTP and the GET of HTTP+SSE get
+// different pages with the same status.
+func notFoundPage(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprintf(w, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>Error</title>\n"+
+		"<style>\nbody { font-family: sans-serif }\n</style>\n</head>\n<body>\n<pre>Cannot %s %s</pre>\n</body>\n</html>\n",
+		r.Method, html.EscapeString(r.URL.Path))
 }
