@@ -10,8 +10,8 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// Exit codes. The table is part of mcpctl's interface: README and man page
-// document it and tests pin it.
+// Exit codes. The table is part of mcpctl's interface: docs/output.md and
+// the man pages document it and tests pin it.
 const (
 	ExitOK          = 0
 	ExitToolError   = 1 // the tool answered isError: true, or its task was cancelled

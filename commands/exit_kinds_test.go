@@ -115,7 +115,7 @@ var notMet = map[string]string{
 // the table names every error type and Err variable that client/, its
 // subpackages, output/, config/ and commands/ declare (a new one fails
 // here until it is given its code), and every code it uses is in the
-// exit-code table of --help, the man pages and README.md.
+// exit-code table of --help, the man pages and docs/output.md.
 func TestExitCodeOfEveryKind(t *testing.T) {
 	t.Parallel()
 	kinds := errorKinds()
@@ -157,15 +157,15 @@ func TestExitCodeOfEveryKind(t *testing.T) {
 	for _, e := range exitCodes {
 		documented[e.code] = true
 	}
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "output.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := string(readme)
+	section := string(doc)
 	if i := strings.Index(section, "## Errors and exit codes"); i >= 0 {
 		section = section[i:]
 	} else {
-		t.Fatal("README.md has no section 'Errors and exit codes'")
+		t.Fatal("docs/output.md has no section 'Errors and exit codes'")
 	}
 	if i := strings.Index(section[3:], "\n## "); i >= 0 {
 		section = section[:i+3]
@@ -175,7 +175,7 @@ func TestExitCodeOfEveryKind(t *testing.T) {
 			t.Errorf("exit code %d is used but not in exitCodes (--help, mcpctl help exit-codes, man pages)", code)
 		}
 		if !regexp.MustCompile(`(?m)^\| ` + strconv.Itoa(code) + ` \| \S`).MatchString(section) {
-			t.Errorf("exit code %d is used but not in README.md's table under 'Errors and exit codes'", code)
+			t.Errorf("exit code %d is used but not in docs/output.md's table under 'Errors and exit codes'", code)
 		}
 	}
 	for code := range documented {

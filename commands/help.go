@@ -115,7 +115,7 @@ type exitCode struct {
 }
 
 // exitCodes is the exit-code table of --help, 'mcpctl help exit-codes'
-// and the man pages; the README has the same table.
+// and the man pages; docs/output.md has the same table.
 var exitCodes = []exitCode{
 	{ExitOK, "success"},
 	{ExitToolError, "the tool answered isError: true, or its task was cancelled"},

@@ -13,7 +13,7 @@ import (
 // FuzzRequestItems parses arbitrary request items (one per line of items,
 // over an arbitrary --json base) and checks what comes out: a JSON object,
 // with every plain key=value string at the path reported for it. And any
-// key and value, escaped as the README says, come back as exactly that
+// key and value, escaped as docs/commands.md says, come back as exactly that
 // key and that string.
 func FuzzRequestItems(f *testing.F) {
 	// Seeds: testdata/fuzz/FuzzRequestItems.

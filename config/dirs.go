@@ -6,7 +6,7 @@ import (
 )
 
 // Dirs says where mcpctl keeps its files on this machine: the one place
-// that knows (README.md, "Where mcpctl keeps its files", has the table).
+// that knows (docs/config.md, "Where mcpctl keeps its files", has the table).
 //
 //	                 explicit               Linux, BSD and other Unix; macOS; Windows
 //	config file      $MCPCTL_CONFIG         $XDG_CONFIG_HOME/mcpctl/config.yaml, else

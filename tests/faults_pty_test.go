@@ -2,6 +2,7 @@ package tests
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -46,7 +47,16 @@ func runAtTerminal(t *testing.T, bin, marker string, args ...string) []byte {
 	cmd := exec.Command(filepath.Join(bin, "mcpctl"), args...)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "NO_COLOR=1",
 		"MCPCTL_CACHE_DIR="+t.TempDir(), "MCPCTL_STATE_DIR="+t.TempDir(), "MCPCTL_FAULT_MARKER="+marker)
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: 200})
+	_, screen := runCmdAtTerminal(t, cmd, 200)
+	return screen
+}
+
+// runCmdAtTerminal starts cmd with stdin, stdout and stderr on a
+// pseudo-terminal of cols columns, waits for it, and returns its exit code
+// and what the terminal was sent, \r\n turned back into \n.
+func runCmdAtTerminal(t *testing.T, cmd *exec.Cmd, cols uint16) (int, []byte) {
+	t.Helper()
+	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 40, Cols: cols})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +66,19 @@ func runAtTerminal(t *testing.T, bin, marker string, args ...string) []byte {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	select {
-	case <-done:
+	case err = <-done:
 	case <-time.After(20 * time.Second):
 		_ = cmd.Process.Kill()
-		t.Fatalf("%v did not finish", args)
+		t.Fatalf("%v did not finish", cmd.Args)
 	}
 	<-copied
 	f.Close()
-	return bytes.ReplaceAll(screen.Bytes(), []byte("\r\n"), []byte("\n"))
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return code, bytes.ReplaceAll(screen.Bytes(), []byte("\r\n"), []byte("\n"))
 }

@@ -45,7 +45,7 @@ func TestShippedBinaryHasNoDocsEngine(t *testing.T) {
 // go.mod's toolchain line only counts where GOTOOLCHAIN says so (a
 // machine starts on its own Go, here with GOTOOLCHAIN=local): every script
 // that runs go, the Makefile and the README's commands export the same
-// release the line names (issue 14 item 6; README, "Go version").
+// release the line names (issue 14 item 6; docs/install.md, "Go version").
 func TestToolchainEverywhere(t *testing.T) {
 	gomod, err := os.ReadFile("../go.mod")
 	if err != nil {

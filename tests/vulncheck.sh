@@ -13,8 +13,8 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # Issue 14 item 6: go1.26.8's standard library has reachable
-# vulnerabilities that go1.27.3 fixes; see go.mod's toolchain line and the
-# README's "Go version".
+# vulnerabilities that go1.27.3 fixes; see go.mod's toolchain line and
+# docs/install.md, "Go version".
 export GOTOOLCHAIN=go1.27.3
 
 GOVULNCHECK=golang.org/x/vuln/cmd/govulncheck@v1.9.0

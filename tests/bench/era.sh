@@ -10,7 +10,7 @@
 #   N=5 bash tests/bench/era.sh
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
-# encoding/json as before (README, "Go version").
+# encoding/json as before (docs/install.md, "Go version").
 export GOTOOLCHAIN=go1.27.3
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 n=${N:-15}

@@ -9,7 +9,7 @@
 #   N=200000 bash tests/bench/listen.sh
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
-# encoding/json as before (README, "Go version").
+# encoding/json as before (docs/install.md, "Go version").
 export GOTOOLCHAIN=go1.27.3
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 n=${N:-1000000}

@@ -11,7 +11,7 @@
 # This is a script, not a test: nothing here runs under `go test`.
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
-# encoding/json as before (README, "Go version").
+# encoding/json as before (docs/install.md, "Go version").
 export GOTOOLCHAIN=go1.27.3
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$(pwd)

@@ -15,7 +15,7 @@
 #   bash tests/bench/whatif.sh [-n PAIRS]
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
-# encoding/json as before (README, "Go version").
+# encoding/json as before (docs/install.md, "Go version").
 export GOTOOLCHAIN=go1.27.3
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$(pwd)

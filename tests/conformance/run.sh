@@ -18,7 +18,7 @@
 # is "conformance: N passed, M failed" over both (expected scenarios only).
 set -euo pipefail
 # go.mod's toolchain line: a machine's own Go ignores it unless told, and
-# encoding/json as before (README, "Go version").
+# encoding/json as before (docs/install.md, "Go version").
 export GOTOOLCHAIN=go1.27.3
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
