@@ -4,7 +4,7 @@
 //
 //   - checksums.txt lists every archive and package, and each sum is right;
 //   - an archive for each of the six targets (linux, darwin, windows ×
-//     amd64, arm64), holding the binary, README.md, LICENSE, every man page
+//     amd64, arm64), holding the binary, README.md, LICENSE, docs/*.md, every man page
 //     and every completion script, byte for byte those of the checkout;
 //   - each binary is for its target, static (CGO_ENABLED=0), built with
 //     -trimpath and the shipped build's tag (read from its Go build
@@ -78,7 +78,7 @@ func main() {
 	if c.failed {
 		os.Exit(1)
 	}
-	fmt.Println("releasecheck: ok: checksums, 6 archives (binary, README.md, LICENSE, man pages, completions), Homebrew formula, Scoop manifest")
+	fmt.Println("releasecheck: ok: checksums, 6 archives (binary, README.md, LICENSE, docs, man pages, completions), Homebrew formula, Scoop manifest")
 }
 
 func (c *checker) failf(format string, a ...any) {
@@ -148,6 +148,14 @@ func (c *checker) expectedFiles() map[string][]byte {
 	}
 	for _, p := range pages {
 		names = append(names, "man/"+filepath.Base(p))
+	}
+	// The reference the README links to travels with it.
+	docs, _ := filepath.Glob(filepath.Join(c.repo, "docs", "*.md"))
+	if len(docs) == 0 {
+		c.failf("no docs in %s/docs", c.repo)
+	}
+	for _, p := range docs {
+		names = append(names, "docs/"+filepath.Base(p))
 	}
 	names = append(names, completions...)
 	files := map[string][]byte{}
