@@ -122,7 +122,9 @@ func setFromEnv(c *cli.Context) map[string]bool {
 }
 
 // typed reports whether a global flag was given on the command line, not
-// only through its variable.
+// only through its variable. Only before the config's values are applied
+// (applyServerSettings, applyDefaults set flags too): config add, which
+// uses it, never applies them.
 func typed(c *cli.Context, flag string) bool {
 	return c.IsSet(flag) && !setFromEnv(c)[flag]
 }

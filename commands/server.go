@@ -187,6 +187,7 @@ func applyServerSettings(c *cli.Context, ep *endpoint) error {
 			return usagef("server %q (%s:%d:%d): %s %s is not a valid %s: %s; fix the entry (mcpctl config edit)",
 				n.Name, n.Source.File, st.Line, st.Column, st.Key, shownValue(st.Value), dashed(st.Flag), want)
 		}
+		configsOf(c).fromConfig[st.Flag] = true
 	}
 	return nil
 }
@@ -202,12 +203,14 @@ type configLoader struct {
 	// broken is mcpctl's own file when it does not parse: fatal to the
 	// commands that need its servers, a warning to the others.
 	broken *config.SyntaxError
+	// fromConfig holds the flags a server entry or defaults gave a value.
+	fromConfig map[string]bool
 
 	defaultsApplied bool
 }
 
 func newConfigLoader(f *Factory, errOut io.Writer) *configLoader {
-	return &configLoader{f: f, errOut: errOut, warned: map[string]bool{}}
+	return &configLoader{f: f, errOut: errOut, warned: map[string]bool{}, fromConfig: map[string]bool{}}
 }
 
 const configKey = "mcpctl.config"
@@ -342,6 +345,7 @@ func applyDefaults(c *cli.Context) error {
 		if settingProblem(d.Flag, d.Value) != "" || c.Set(d.Flag, d.Value) != nil {
 			return usagef("%s:%d:%d: defaults.%s: %q is not a valid --%s; fix the file (mcpctl config edit)", own.File, d.Line, d.Column, d.Key, d.Value, d.Flag)
 		}
+		l.fromConfig[d.Flag] = true
 	}
 	return nil
 }
