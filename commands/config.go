@@ -14,6 +14,7 @@ import (
 	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/atomicfile"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/config"
@@ -27,8 +28,10 @@ func configCommand(f *Factory) *cli.Command {
 		Description: "mcpctl's own servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/mcpctl/config.yaml\n" +
 			"(~/.config/mcpctl/config.yaml). The servers of Claude Desktop, Claude Code (~/.claude.json and\n" +
 			"the project's .mcp.json), VS Code (.vscode/mcp.json) and Cursor (~/.cursor/mcp.json) are read\n" +
-			"as they are. Use a server with -s NAME (or MCPCTL_SERVER, or a bare NAME before the command);\n" +
-			"-s FILE:NAME picks an entry from one file. See 'mcpctl help config'.",
+			"as they are. Use a server with -s NAME (or MCPCTL_SERVER, or a bare NAME before the command).\n" +
+			"A name in several files is taken from mcpctl's own first, then the project's files, then the\n" +
+			"user's ('config list' marks the others shadowed); -s FILE:NAME picks an entry from one file.\n" +
+			"See 'mcpctl help config'.",
 		Subcommands: []*cli.Command{
 			newCmdConfigList(f, nil),
 			newCmdConfigShow(f, nil),
@@ -53,8 +56,9 @@ type configAddOptions struct {
 	Description string
 	Force       bool
 	// The entry's server flags (--url, --stdio, -H, --env, --cwd, --root,
-	// --protocol-version, --timeout) are the global ones: serverFromFlags
-	// reads them.
+	// --protocol-version, the settings of config.SettingKeys, --bearer and
+	// the OAuth client's) are the global ones: serverFromFlags reads them
+	// and refuses the other global flags.
 }
 
 type configImportOptions struct {
@@ -67,7 +71,7 @@ type configImportOptions struct {
 func newCmdConfigList(f *Factory, runF func(*noOptions) error) *cli.Command {
 	return &cli.Command{
 		Name:      "list",
-		Usage:     "list every server mcpctl can name, and where each is defined",
+		Usage:     "list every server mcpctl can name, where each is defined, and which are shadowed",
 		ArgsUsage: " ",
 		Action: actionOf(func(c *cli.Context) (*noOptions, error) {
 			if err := needArgs(c, 0, 0, ""); err != nil {
@@ -80,11 +84,13 @@ func newCmdConfigList(f *Factory, runF func(*noOptions) error) *cli.Command {
 
 func runConfigList(o *noOptions) error {
 	c, ios := o.c, o.f.IOStreams
-	render, err := renderOptions(c, ios)
+	// The servers first: a broken file is this command's error, not a
+	// warning about its defaults.
+	set, err := configsOf(c).load(true)
 	if err != nil {
 		return err
 	}
-	set, err := configsOf(c).load(true)
+	render, err := renderOptions(c, ios)
 	if err != nil {
 		return err
 	}
@@ -102,6 +108,9 @@ func configListing(set *config.Set, home string) json.RawMessage {
 		Project     string `json:"project,omitempty"`
 		Description string `json:"description,omitempty"`
 		Problem     string `json:"problem,omitempty"`
+		// ShadowedBy is the source of the entry the name finds instead
+		// (in the form of source); -s FILE:NAME still picks this one.
+		ShadowedBy string `json:"shadowedBy,omitempty"`
 	}
 	out := struct {
 		Servers []entry `json:"servers"`
@@ -112,6 +121,9 @@ func configListing(set *config.Set, home string) json.RawMessage {
 			Format: s.Source.Format, File: s.Source.File, Project: s.Source.Project,
 			Description: s.Description, Problem: s.Problem,
 		})
+		if by := set.ShadowedBy(s); by != nil {
+			out.Servers[len(out.Servers)-1].ShadowedBy = sourceName(by.Source, home)
+		}
 	}
 	b, _ := json.Marshal(out)
 	return b
@@ -155,11 +167,11 @@ func newCmdConfigShow(f *Factory, runF func(*configNameOptions) error) *cli.Comm
 
 func runConfigShow(o *configNameOptions) error {
 	c, ios := o.c, o.f.IOStreams
-	render, err := renderOptions(c, ios)
+	srv, err := configsOf(c).lookup(o.Name)
 	if err != nil {
 		return err
 	}
-	srv, err := configsOf(c).lookup(o.Name)
+	render, err := renderOptions(c, ios)
 	if err != nil {
 		return err
 	}
@@ -221,6 +233,9 @@ func serverJSON(s *config.Server) json.RawMessage {
 		str("timeout", config.FormatDuration(s.Timeout))
 	}
 	list("roots", s.Roots)
+	for _, st := range s.Settings {
+		str(st.Key, st.Value)
+	}
 	str("problem", s.Problem)
 	return o.JSON()
 }
@@ -230,9 +245,12 @@ func newCmdConfigAdd(f *Factory, runF func(*configAddOptions) error) *cli.Comman
 		Name:      "add",
 		Usage:     "add a server to mcpctl's config file",
 		ArgsUsage: "NAME (--url URL [-H 'Name: value']… | --stdio 'CMD ARGS…' [--env K=V]… [--cwd DIR])",
-		Description: "The server flags are the ones every command takes; --protocol-version, --timeout and --root\n" +
-			"are recorded too. Values are stored as given, so '${TOKEN}' (in single quotes) keeps a\n" +
-			"reference that is expanded from the environment each time the server is used.",
+		Description: "The server flags are the ones every command takes. Also recorded: --root, --protocol-version,\n" +
+			"the options an entry may set (-o, --timeout, --cache-ttl, --probe-timeout, --progress, --log-level,\n" +
+			"--server-stderr) and, for a URL, --bearer, --client-id, --client-secret and --client-metadata-url\n" +
+			"(under auth:). Any other global flag is refused (exit 2): an entry has no place for it. Only\n" +
+			"what is typed is stored, not MCPCTL_* variables. Values are stored as given, so '${TOKEN}' (in\n" +
+			"single quotes) keeps a reference that is expanded from the environment each time the server is used.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "description", Usage: "a `NOTE` about the server, shown by config show"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an entry of the same name"},
@@ -315,29 +333,88 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 	}
 	s.Cwd = c.String("cwd")
 	s.Roots = c.StringSlice("root")
-	if onCommandLine(c, o.f.LookupEnv, "protocol-version", "MCPCTL_PROTOCOL_VERSION") {
-		s.ProtocolVersion = c.String("protocol-version")
+	if typed(c, "protocol-version") {
+		v := c.String("protocol-version")
+		if !client.IsSupportedVersion(v) {
+			return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions(), ", "))
+		}
+		s.ProtocolVersion = v
 	}
-	if onCommandLine(c, o.f.LookupEnv, "timeout", "MCPCTL_TIMEOUT") {
+	if typed(c, "timeout") {
 		s.Timeout = c.Duration("timeout")
+	}
+	for _, k := range config.SettingKeys() {
+		if k.Flag == "timeout" || !typed(c, k.Flag) {
+			continue
+		}
+		v := c.String(k.Flag)
+		if d, ok := c.Value(k.Flag).(time.Duration); ok {
+			v = config.FormatDuration(d)
+		}
+		if want := settingProblem(k.Flag, v); want != "" {
+			return nil, usagef("invalid %s %s for %q: %s", dashed(k.Flag), shownValue(v), name, want)
+		}
+		if k.Flag == "server-stderr" && s.URL != "" {
+			return nil, usagef("--server-stderr is for stdio servers; %q has a URL", name)
+		}
+		s.Settings = append(s.Settings, config.Setting{Key: k.Key, Flag: k.Flag, Value: v})
+	}
+	for _, a := range addAuthKeys {
+		if !typed(c, a.flag) {
+			continue
+		}
+		if s.URL == "" {
+			return nil, usagef("%s is for servers with a URL; %q runs a command", dashed(a.flag), name)
+		}
+		s.Auth = append(s.Auth, config.KV{Key: a.key, Value: c.String(a.flag)})
+	}
+	if refused := unstorable(c); len(refused) > 0 {
+		it := "it"
+		if len(refused) > 1 {
+			it = "them"
+		}
+		return nil, usagef("config add cannot keep %s in an entry (not a server setting); drop %s: 'mcpctl config add --help' lists what an entry keeps", strings.Join(refused, ", "), it)
 	}
 	return s, nil
 }
 
-// onCommandLine reports whether a flag with an environment variable was
-// typed, rather than only set through the variable.
-func onCommandLine(c *cli.Context, lookupEnv func(string) (string, bool), flag, envVar string) bool {
-	if !c.IsSet(flag) {
-		return false
-	}
-	ev, ok := lookupEnv(envVar)
-	if !ok {
+// addAuthKeys are the auth flags an entry keeps, under auth:.
+var addAuthKeys = []struct{ flag, key string }{
+	{"bearer", "bearer"}, {"client-id", "clientId"}, {"client-secret", "clientSecret"}, {"client-metadata-url", "clientMetadataUrl"},
+}
+
+// addStores reports whether config add keeps a global flag in the entry
+// it writes: how to reach the server, the settings a server entry holds
+// (config.SettingKeys) and the auth it holds.
+func addStores(flag string) bool {
+	switch flag {
+	case "url", "stdio", "header", "env", "cwd", "root", "protocol-version", "timeout":
 		return true
 	}
-	if d, err := time.ParseDuration(ev); err == nil {
-		return d != c.Duration(flag)
+	for _, k := range config.SettingKeys() {
+		if k.Flag == flag {
+			return true
+		}
 	}
-	return ev != c.String(flag)
+	for _, a := range addAuthKeys {
+		if a.flag == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// unstorable lists the global flags typed on a config add command line
+// that an entry has no place for: refused rather than dropped, so that
+// nobody believes --jq or --insecure was recorded.
+func unstorable(c *cli.Context) []string {
+	var out []string
+	for _, fl := range globalFlags() {
+		if name := flagNameOf(fl); !addStores(name) && typed(c, name) {
+			out = append(out, dashed(name))
+		}
+	}
+	return out
 }
 
 // saveServers puts entries into mcpctl's file: all of them, or none when

@@ -1,8 +1,11 @@
 package commands
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 func TestConfigFlags(t *testing.T) {
@@ -55,5 +58,68 @@ func TestConfigAddIgnoresVariables(t *testing.T) {
 	r = e.run("", "config", "show", "b", "-o", "json")
 	if r.code != ExitOK || !strings.Contains(r.stdout, `"timeout":"3s"`) {
 		t.Errorf("b: %d %s", r.code, r.stdout)
+	}
+}
+
+// TestConfigAddStoresOrRefusesEveryFlag: every global flag typed on a
+// config add line either lands in the entry or is refused with exit 2
+// naming it; none is dropped silently (issue 15 item 4). A new global flag
+// is covered without a change here: addStores decides which.
+func TestConfigAddStoresOrRefusesEveryFlag(t *testing.T) {
+	t.Parallel()
+	e := isolate(t)
+	values := map[string]string{
+		"output": "table", "progress": "none", "log-level": "info", "protocol-version": "2025-06-18",
+		"server-stderr": "discard", "elicit": "decline", "grant": "client-credentials",
+		"client-metadata-url": "https://c.example/meta.json",
+	}
+	urlOnly := map[string]bool{"header": true, "bearer": true, "client-id": true, "client-secret": true, "client-metadata-url": true}
+	for i, fl := range globalFlags() {
+		name := flagNameOf(fl)
+		if name == "url" || name == "stdio" {
+			continue // what every entry has
+		}
+		srv := fmt.Sprintf("s%d", i)
+		args := []string{"config", "add", srv, "--stdio", "demo"}
+		if urlOnly[name] {
+			args = []string{"config", "add", srv, "--url", "https://x.example/mcp"}
+		}
+		want := ""
+		switch fl.(type) {
+		case *cli.BoolFlag:
+			args = append(args, dashed(name))
+		case *cli.DurationFlag:
+			args, want = append(args, dashed(name), "7s"), "7s"
+		case *cli.IntFlag:
+			args, want = append(args, dashed(name), "5"), "5"
+		default:
+			want = values[name]
+			if want == "" {
+				want = "v-" + name
+			}
+			if name == "header" {
+				want = "X-Test: v"
+			}
+			if name == "env" {
+				want = "K=v"
+			}
+			args = append(args, dashed(name), want)
+		}
+		r := e.run("", args...)
+		if !addStores(name) {
+			if r.code != ExitUsage || !strings.Contains(r.err, "cannot keep "+dashed(name)+" in an entry") {
+				t.Errorf("%s: exit %d, stderr %q; want it refused", dashed(name), r.code, r.err)
+			}
+			continue
+		}
+		if r.code != ExitOK {
+			t.Errorf("%s: exit %d, stderr %q; want it stored", dashed(name), r.code, r.err)
+			continue
+		}
+		show := e.run("", "config", "show", srv, "-o", "json")
+		stored := strings.NewReplacer("X-Test: v", `"X-Test":"v"`, "K=v", `"K":"v"`).Replace(want)
+		if show.code != ExitOK || !strings.Contains(show.stdout, stored) {
+			t.Errorf("%s %s: the entry is %s, want %s in it", dashed(name), want, show.stdout, stored)
+		}
 	}
 }

@@ -91,7 +91,9 @@ func applyEnv(c *cli.Context, f *Factory) error {
 				break // an empty duration or number leaves the flag alone
 			}
 			if err == nil {
-				err = c.Set(name, val)
+				if err = c.Set(name, val); err == nil {
+					setFromEnv(c)[name] = true
+				}
 			}
 			if err != nil {
 				return usagef("%s=%s (%s): %s; see 'mcpctl --help'", ev, shownValue(val), dashed(name), flagWants(fl))
@@ -100,4 +102,29 @@ func applyEnv(c *cli.Context, f *Factory) error {
 		}
 	}
 	return nil
+}
+
+const fromEnvKey = "mcpctl.fromEnv"
+
+// setFromEnv is the set of global flags applyEnv gave a value: IsSet
+// reports those too, but a command that records what was typed (config
+// add) must tell them apart.
+func setFromEnv(c *cli.Context) map[string]bool {
+	if c.App.Metadata == nil {
+		c.App.Metadata = map[string]any{}
+	}
+	m, ok := c.App.Metadata[fromEnvKey].(map[string]bool)
+	if !ok {
+		m = map[string]bool{}
+		c.App.Metadata[fromEnvKey] = m
+	}
+	return m
+}
+
+// typed reports whether a global flag was given on the command line, not
+// only through its variable. Only before the config's values are applied
+// (applyServerSettings, applyDefaults set flags too): config add, which
+// uses it, never applies them.
+func typed(c *cli.Context, flag string) bool {
+	return c.IsSet(flag) && !setFromEnv(c)[flag]
 }

@@ -95,7 +95,6 @@ func errorKinds() []errorKind {
 		// config: named servers
 		{kind: "config.SyntaxError", err: configError(&config.SyntaxError{File: "c.yaml", Line: 1, Msg: "bad"}), code: ExitUsage, via: "configError", says: "c.yaml:1"},
 		{kind: "config.NotFoundError", err: configError(&config.NotFoundError{Name: "x"}), code: ExitUsage, via: "configError"},
-		{kind: "config.AmbiguousError", err: configError(&config.AmbiguousError{Name: "x"}), code: ExitUsage, via: "configError"},
 		{kind: "config.VarError", err: configError(&config.VarError{Server: "x", Var: "TOKEN"}), code: ExitUsage, via: "configError"},
 		{kind: "config.EntryError", err: configError(&config.EntryError{Server: "x", Msg: "bad"}), code: ExitUsage, via: "configError"},
 		// the context of the command

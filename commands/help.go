@@ -69,7 +69,8 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
 (~/.config/mcpctl/config.yaml), written by 'mcpctl config add' or by hand:
 
    defaults:                      # global options, used when no flag or variable gives them
-     output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel
+     output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel,
+                                  # serverStderr
      server: weather              # the server to use when none is named
    servers:
      weather:
@@ -83,14 +84,20 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
        cwd: /srv
        protocolVersion: 2025-11-25
        roots: [/srv/docs]
+       serverStderr: /tmp/files.log
 
 An entry has url (with headers, and auth: bearer is sent as an Authorization header; clientId,
 clientSecret and scopes are kept for OAuth) or command (with args, env, envFile, cwd), and may set
-protocolVersion, timeout and roots, which apply unless a flag or variable says otherwise.
+protocolVersion, roots and any option defaults takes (output, timeout, cacheTTL, probeTimeout,
+progress, logLevel, serverStderr). A flag wins, then its variable, then the entry of the server
+in use, then defaults. 'mcpctl config add' stores these flags in the entry it writes, and
+refuses the global flags an entry has no place for (--jq, --insecure…).
 ${VAR} and ${VAR:-default} are expanded from the environment each time a server is used, so
 secrets stay out of the file; an unset variable without a default is an error naming it.
-Unknown keys are reported as warnings; a YAML error stops every command (exit 2) with the
-file, line and column, except 'mcpctl config edit', which is how to mend it.
+Unknown keys are reported as warnings. A YAML error (exit 2, with the file, line and column)
+stops the commands that need the file's servers (-s NAME, no server given, the config verbs);
+the others (--url, --stdio, another client's FILE:NAME, cache list…) warn once and go on
+without its defaults. 'mcpctl config edit' is how to mend it.
 
 The servers of other clients are read where they are, never copied unless you ask
 ('mcpctl config import'):
@@ -103,9 +110,12 @@ The servers of other clients are read where they are, never copied unless you as
 
 'mcpctl config list' shows every name with its source. Use one with -s NAME (or MCPCTL_SERVER,
 or a bare NAME before the command: 'mcpctl weather tools list'; commands win, so a server named
-like a command needs -s). -s FILE:NAME picks an entry from one file. A name defined differently
-in two places is an error listing both; a name that matches nothing lists the closest names. A
-malformed entry in another client's file is skipped with a warning. Which server a command uses:
+like a command needs -s). A name defined in several places is taken from the first of:
+mcpctl's own file; the project's (~/.claude.json's servers for this project, .mcp.json,
+.vscode/mcp.json); the user's (Claude Desktop, ~/.claude.json, Cursor). 'mcpctl config list'
+marks the others "shadowed by" that source, and -s FILE:NAME still picks any entry from its
+file. A name that matches nothing lists the closest names. A malformed entry in another
+client's file is skipped with a warning. Which server a command uses:
 --url, --stdio or -s; else MCPCTL_URL, MCPCTL_STDIO or MCPCTL_SERVER; else defaults.server.
 'mcpctl config --help' lists the commands that manage the file.`
 

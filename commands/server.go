@@ -9,16 +9,20 @@ package commands
 //  4. defaults.server in the config file.
 //
 // A name is looked up in mcpctl's config file and the other clients' files
-// (package config); FILE:NAME reads one file only. A named server's
-// protocolVersion, timeout and roots apply unless a flag or variable gives
-// them; --env, --cwd and -H add to (or override) what it sets.
+// (package config), where mcpctl's own file wins over the others (the
+// precedence is config's rank); FILE:NAME reads one file only. A named
+// server's protocolVersion, timeout, roots and settings apply unless a
+// flag or variable gives them, and before the config's defaults; --env,
+// --cwd and -H add to (or override) what it sets.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
@@ -148,8 +152,10 @@ func kvStrings(kvs []config.KV) []string {
 	return out
 }
 
-// applyServerSettings makes a named server's protocolVersion, timeout and
-// roots the values of their flags, unless a flag or variable gave one.
+// applyServerSettings makes a named server's protocolVersion, timeout,
+// roots and settings (output, cacheTTL, serverStderr…) the values of their
+// flags, unless a flag or variable gave one. It runs before the defaults
+// are applied (renderOptions), which thus come last.
 func applyServerSettings(c *cli.Context, ep *endpoint) error {
 	n := ep.named
 	if n == nil {
@@ -170,6 +176,19 @@ func applyServerSettings(c *cli.Context, ep *endpoint) error {
 			_ = c.Set("root", r)
 		}
 	}
+	for _, st := range n.Settings {
+		if c.IsSet(st.Flag) {
+			continue
+		}
+		if want := settingProblem(st.Flag, st.Value); want != "" || c.Set(st.Flag, st.Value) != nil {
+			if want == "" {
+				want = "see 'mcpctl --help'"
+			}
+			return usagef("server %q (%s:%d:%d): %s %s is not a valid %s: %s; fix the entry (mcpctl config edit)",
+				n.Name, n.Source.File, st.Line, st.Column, st.Key, shownValue(st.Value), dashed(st.Flag), want)
+		}
+		configsOf(c).fromConfig[st.Flag] = true
+	}
 	return nil
 }
 
@@ -181,12 +200,17 @@ type configLoader struct {
 	own    *config.Set
 	all    *config.Set
 	warned map[string]bool
+	// broken is mcpctl's own file when it does not parse: fatal to the
+	// commands that need its servers, a warning to the others.
+	broken *config.SyntaxError
+	// fromConfig holds the flags a server entry or defaults gave a value.
+	fromConfig map[string]bool
 
 	defaultsApplied bool
 }
 
 func newConfigLoader(f *Factory, errOut io.Writer) *configLoader {
-	return &configLoader{f: f, errOut: errOut, warned: map[string]bool{}}
+	return &configLoader{f: f, errOut: errOut, warned: map[string]bool{}, fromConfig: map[string]bool{}}
 }
 
 const configKey = "mcpctl.config"
@@ -205,6 +229,9 @@ func (l *configLoader) load(foreign bool) (*config.Set, error) {
 		return set, nil
 	}
 	set, err := config.Load(l.f.configOptions(foreign))
+	if se := (*config.SyntaxError)(nil); errors.As(err, &se) && se.File == l.f.configFile() {
+		l.broken = se
+	}
 	if err != nil {
 		return nil, configError(err)
 	}
@@ -219,10 +246,14 @@ func (l *configLoader) load(foreign bool) (*config.Set, error) {
 
 func (l *configLoader) warn(ws []config.Warning) {
 	for _, w := range ws {
-		if msg := w.String(); !l.warned[msg] && l.errOut != nil {
-			l.warned[msg] = true
-			fmt.Fprintln(l.errOut, "mcpctl: warning: "+msg)
-		}
+		l.warnOnce(w.String())
+	}
+}
+
+func (l *configLoader) warnOnce(msg string) {
+	if !l.warned[msg] && l.errOut != nil {
+		l.warned[msg] = true
+		fmt.Fprintln(l.errOut, "mcpctl: warning: "+msg)
 	}
 }
 
@@ -278,7 +309,7 @@ func configError(err error) error {
 		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))
 	case *config.SyntaxError:
 		return usagef("%v; fix the file (for mcpctl's own: mcpctl config edit)", e)
-	case *config.AmbiguousError, *config.VarError, *config.EntryError:
+	case *config.VarError, *config.EntryError:
 		return usagef("%v", e)
 	}
 	if os.IsNotExist(err) || os.IsPermission(err) {
@@ -296,6 +327,14 @@ func applyDefaults(c *cli.Context) error {
 	}
 	l.defaultsApplied = true
 	own, err := l.load(false)
+	if err != nil && l.broken != nil {
+		// The command needs only the defaults (a server given by --url or
+		// --stdio, or none at all): a broken file costs them, with one
+		// warning, not the command. Commands that need the servers fail
+		// where they look them up.
+		l.warnOnce(fmt.Sprintf("%v; its defaults are not used (fix it: mcpctl config edit)", l.broken))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -303,26 +342,49 @@ func applyDefaults(c *cli.Context) error {
 		if d.Flag == "server" || c.IsSet(d.Flag) {
 			continue
 		}
-		if err := c.Set(d.Flag, d.Value); err != nil || !validDefault(d.Flag, d.Value) {
+		if settingProblem(d.Flag, d.Value) != "" || c.Set(d.Flag, d.Value) != nil {
 			return usagef("%s:%d:%d: defaults.%s: %q is not a valid --%s; fix the file (mcpctl config edit)", own.File, d.Line, d.Column, d.Key, d.Value, d.Flag)
 		}
+		l.fromConfig[d.Flag] = true
 	}
 	return nil
 }
 
-// validDefault checks the values that their flags only check later, so
-// that a bad one is blamed on the file rather than on a flag not given.
-func validDefault(flag, value string) bool {
+// settingProblem checks a setting's value as its flag will, and says what
+// fits ("" when it does), so that a bad one is blamed on the file (or on
+// config add) rather than on a flag not given.
+func settingProblem(flag, value string) string {
+	dur := func() (time.Duration, bool) {
+		d, err := time.ParseDuration(value)
+		return d, err == nil
+	}
 	switch flag {
 	case "output":
-		_, err := output.ParseFormat(value)
-		return err == nil
+		if _, err := output.ParseFormat(value); err != nil {
+			return "use one of json, yaml, table, text"
+		}
 	case "progress":
-		return contains([]string{"auto", "bar", "json", "none"}, value)
+		if !contains([]string{"auto", "bar", "json", "none"}, value) {
+			return "use one of auto, bar, json, none"
+		}
 	case "log-level":
-		return validLogLevel(value)
+		if !validLogLevel(value) {
+			return "use one of " + strings.Join(logLevels, ", ")
+		}
+	case "timeout", "cache-ttl":
+		if d, ok := dur(); !ok || d < 0 {
+			return "want a duration such as 30s or 2m"
+		}
+	case "probe-timeout":
+		if d, ok := dur(); !ok || d <= 0 {
+			return "want a positive duration such as 3s"
+		}
+	case "server-stderr":
+		if value == "" {
+			return "use inherit, discard or a FILE"
+		}
 	}
-	return true
+	return ""
 }
 
 // isServerName reports whether name is configured, for a hint; the config

@@ -340,6 +340,11 @@ func renderOptions(c *cli.Context, ios *output.IOStreams) (output.Options, error
 	}
 	var opts output.Options
 	if expr := c.String("jq"); expr != "" {
+		if format == output.FormatTable && configsOf(c).fromConfig["output"] {
+			// A table the config prefers yields to a --jq typed now: the
+			// user asked for the filter, not for that format.
+			format = ""
+		}
 		if err := jqFormatUsable(format); err != nil {
 			return opts, err
 		}

@@ -37,8 +37,8 @@ func TestOwnFile(t *testing.T) {
 		warnings = append(warnings, w.String())
 	}
 	want := []string{
-		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, server)`,
-		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots)`,
+		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, server)`,
+		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots, output, cacheTTL, probeTimeout, progress, logLevel, serverStderr)`,
 	}
 	if !reflect.DeepEqual(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
@@ -67,10 +67,19 @@ func TestOwnFile(t *testing.T) {
 		!reflect.DeepEqual(ep.Roots, []string{"/srv"}) || ep.Type != "stdio" {
 		t.Errorf("files = %+v", ep)
 	}
+	// The entry's settings, in file order, with their flags and places,
+	// expanded like its other strings.
+	wantSettings := []Setting{
+		{Key: "serverStderr", Flag: "server-stderr", Value: "/home/ada/files.log", Line: 24, Column: 19},
+		{Key: "output", Flag: "output", Value: "yaml", Line: 25, Column: 13},
+	}
+	if !reflect.DeepEqual(ep.Settings, wantSettings) || f.Settings[0].Value != "${HOME}/files.log" {
+		t.Errorf("files settings = %+v (as written %+v)", ep.Settings, f.Settings)
+	}
 
 	b, _ := set.Lookup("broken")
 	_, err = b.Resolve(env(nil))
-	if err == nil || !strings.Contains(err.Error(), `server "broken" (testdata/config.yaml:24:3): line 25: has both url and command; keep one`) {
+	if err == nil || !strings.Contains(err.Error(), `server "broken" (testdata/config.yaml:26:3): line 27: has both url and command; keep one`) {
 		t.Errorf("broken: %v", err)
 	}
 }
@@ -157,12 +166,15 @@ func TestForeignFiles(t *testing.T) {
 	for _, s := range set.Servers {
 		got = append(got, s.Name+"="+s.Source.Format+":"+s.Type)
 	}
+	// In precedence order: ~/.claude.json's servers for this project, the
+	// project's files, then the user's.
 	want := []string{
+		"scoped=claude-code:stdio",
 		"proj=project:stdio", "shared=project:stdio",
 		"code=vscode:stdio",
-		"scoped=claude-code:stdio", "user-srv=claude-code:http",
-		"cur=cursor:http", "shared=cursor:stdio",
 		"fs=claude-desktop:stdio", "shared=claude-desktop:stdio",
+		"user-srv=claude-code:http", "scoped=claude-code:stdio",
+		"cur=cursor:http", "shared=cursor:stdio",
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("servers:\n%v\nwant:\n%v", got, want)
@@ -174,8 +186,8 @@ func TestForeignFiles(t *testing.T) {
 	wantW := []string{
 		`.mcp.json: server "odd" skipped: not a JSON object`,
 		`mcp.json: server "nourl" skipped: has neither url nor command`,
-		`mcp.json: server "envnum" skipped: env.N is not a string`,
 		`claude_desktop_config.json: server "bad" skipped: command is not a string`,
+		`mcp.json: server "envnum" skipped: env.N is not a string`,
 	}
 	if !reflect.DeepEqual(warnings, wantW) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(wantW, "\n"))
@@ -195,11 +207,22 @@ func TestForeignFiles(t *testing.T) {
 	if err != nil || ep.Argv[0] != filepath.Join(filepath.Dir(o.Cwd), "proj", "bin", "srv") || ep.Env[0] != (KV{"KEY", "sekrit"}) {
 		t.Errorf("code = %+v, %v", ep, err)
 	}
-	// A name in two sources, defined differently: ambiguous, with the way out.
-	_, err = set.Lookup("shared")
-	var amb *AmbiguousError
-	if !errors.As(err, &amb) || len(amb.Servers) != 2 || !strings.Contains(err.Error(), "pick one with -s "+filepath.Dir(o.Cwd)+"/.mcp.json:shared or -s ") {
-		t.Errorf("shared: %v", err)
+	// A name in several sources, defined differently: the project's file
+	// comes before the user's, which it shadows.
+	shared, err := set.Lookup("shared")
+	if err != nil || shared.Command != "other" || shared.Source.Format != FormatProject {
+		t.Errorf("shared = %+v, %v", shared, err)
+	}
+	for _, s := range set.Servers {
+		by := set.ShadowedBy(s)
+		switch {
+		case s.Name == "shared" && s == shared && by != nil:
+			t.Errorf("the winner %s is shadowed by %s", s.Pick(), by.Pick())
+		case s.Name == "shared" && s != shared && by != shared:
+			t.Errorf("%s shadowed by %v, want the project's", s.Pick(), by)
+		case s.Name == "scoped" && s.Source.Project == "" && (by == nil || by.Source.Project == ""):
+			t.Errorf("the user-scope scoped is shadowed by %v, want the local one", by)
+		}
 	}
 	var nf *NotFoundError
 	if _, err := set.Lookup("nope"); !errors.As(err, &nf) || len(nf.Known) != 7 {
@@ -411,5 +434,26 @@ func TestReadLarge(t *testing.T) {
 	set := mustLoad(t, Options{Foreign: true, Home: filepath.Dir(file)})
 	if s, err := set.Lookup("m"); err != nil || s.Command != "srv" {
 		t.Errorf("m = %+v, %v", s, err)
+	}
+}
+
+// TestSettingsRoundTrip: an entry's settings are written after its other
+// keys and read back the same (config add stores them so).
+func TestSettingsRoundTrip(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	s := &Server{Name: "s", Type: "stdio", Command: "demo", Timeout: 5 * time.Second, ProtocolVersion: "2025-11-25",
+		Settings: []Setting{{Key: "serverStderr", Flag: "server-stderr", Value: "discard"}, {Key: "cacheTTL", Flag: "cache-ttl", Value: "1m"}}}
+	d, _ := OpenDoc(file)
+	d.Put(s)
+	if err := d.Save(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(file)
+	if !strings.Contains(string(data), "    timeout: 5s\n    serverStderr: discard\n    cacheTTL: 1m\n") {
+		t.Errorf("written:\n%s", data)
+	}
+	back, err := mustLoad(t, Options{File: file}).Lookup("s")
+	if err != nil || !back.sameAs(s) || back.Settings[1].Line == 0 {
+		t.Errorf("read back %+v, want %+v", back, s)
 	}
 }

@@ -7,7 +7,7 @@
 // environment on its own and never exits. Callers pass the paths to look
 // at (Options) and a lookup function for ${VAR} expansion; problems that
 // should not stop a command come back as Warning values, and the rest as
-// typed errors (*SyntaxError, *VarError, *NotFoundError, *AmbiguousError)
+// typed errors (*SyntaxError, *VarError, *NotFoundError, *EntryError)
 // that the CLI turns into messages and exit codes.
 //
 // Expansion happens at use time (Server.Resolve), so secrets stay in the

@@ -55,22 +55,3 @@ func (e *NotFoundError) Error() string {
 	}
 	return fmt.Sprintf("no server named %q %s", e.Name, where)
 }
-
-// AmbiguousError is a name that two sources define differently.
-type AmbiguousError struct {
-	Name    string
-	Servers []*Server
-}
-
-func (e *AmbiguousError) Error() string {
-	var where, picks []string
-	for _, s := range e.Servers {
-		where = append(where, s.where())
-		pick := s.Pick()
-		if strings.ContainsAny(pick, " \t'\"$\\`") {
-			pick = "'" + strings.ReplaceAll(pick, "'", `'\''`) + "'"
-		}
-		picks = append(picks, "-s "+pick)
-	}
-	return fmt.Sprintf("server %q is defined in %s; pick one with %s", e.Name, strings.Join(where, " and "), strings.Join(picks, " or "))
-}

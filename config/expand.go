@@ -26,6 +26,8 @@ type Endpoint struct {
 	ProtocolVersion string
 	Timeout         time.Duration
 	Roots           []string
+	// Settings are the entry's other global options, expanded.
+	Settings []Setting
 	// Auth is the entry's auth settings, expanded (bearer is also in
 	// Headers already).
 	Auth []KV
@@ -85,7 +87,7 @@ func (s *Server) Resolve(env Env) (*Endpoint, error) {
 	ep := &Endpoint{
 		Name: s.Name, Source: s.Source, Type: s.Type,
 		URL: r.URL, Headers: r.Headers, Cwd: r.Cwd, Roots: r.Roots,
-		ProtocolVersion: r.ProtocolVersion, Timeout: s.Timeout,
+		ProtocolVersion: r.ProtocolVersion, Timeout: s.Timeout, Settings: r.Settings,
 	}
 	if r.Command != "" {
 		ep.Argv = r.Argv()
@@ -131,6 +133,11 @@ func (s *Server) rewrite(fn func(string) string) *Server {
 	c.URL, c.Command, c.Cwd, c.EnvFile, c.ProtocolVersion = fn(s.URL), fn(s.Command), fn(s.Cwd), fn(s.EnvFile), fn(s.ProtocolVersion)
 	c.Headers, c.Auth, c.Env = kvs(s.Headers), kvs(s.Auth), kvs(s.Env)
 	c.Args, c.Roots = strs(s.Args), strs(s.Roots)
+	c.Settings = nil
+	for _, st := range s.Settings {
+		st.Value = fn(st.Value)
+		c.Settings = append(c.Settings, st)
+	}
 	return &c
 }
 

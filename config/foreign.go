@@ -62,7 +62,7 @@ func parseForeign(src Source, data []byte, cwd string) (*foreignFile, error) {
 	}
 	if src.Format == FormatClaudeCode {
 		// Local scope (the project of the working directory) comes first:
-		// Claude Code lets it shadow the user scope.
+		// Claude Code lets it shadow the user scope (rank).
 		if dir, raw := claudeProject(top.Get("projects"), cwd); raw != nil {
 			local := src
 			local.Project = dir
@@ -90,9 +90,6 @@ func (f *foreignFile) readServers(src Source, raw json.RawMessage, workspace str
 	}
 	for _, entry := range servers {
 		name := entry.Key
-		if f.shadowed(name, src) {
-			continue
-		}
 		s := &Server{Name: name, Source: src, inputs: inputs, workspace: workspace}
 		if msg := readEntry(s, entry.Value); msg != "" {
 			f.warn(src.File, "server %q skipped: %s", name, msg)
@@ -100,17 +97,6 @@ func (f *foreignFile) readServers(src Source, raw json.RawMessage, workspace str
 		}
 		f.servers = append(f.servers, s)
 	}
-}
-
-// shadowed reports whether a local-scope server of ~/.claude.json already
-// took name.
-func (f *foreignFile) shadowed(name string, src Source) bool {
-	for _, s := range f.servers {
-		if s.Name == name && s.Source.File == src.File && s.Source.Project != src.Project {
-			return true
-		}
-	}
-	return false
 }
 
 // readEntry fills s from one entry; a non-empty result says why the entry

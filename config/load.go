@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -33,8 +34,8 @@ type Options struct {
 type Set struct {
 	// File is mcpctl's own config file (which may not exist).
 	File     string
-	Servers  []*Server // in search order: File first, then the others
-	Defaults []Default
+	Servers  []*Server // in precedence order (see rank): the first of a name wins
+	Defaults []Setting
 	Warnings []Warning
 	// Read lists the files that were read, in search order.
 	Read []Source
@@ -84,12 +85,13 @@ func Load(o Options) (*Set, error) {
 		set.Warnings = append(set.Warnings, f.warnings...)
 		set.Read = append(set.Read, src)
 	}
+	byPrecedence(set.Servers)
 	return set, nil
 }
 
-// foreignFiles lists the other clients' files in the order names are
-// searched: the project's files first (nearest the working directory),
-// then the user's.
+// foreignFiles lists the other clients' files in the order of their
+// precedence (rank): the project's files first (nearest the working
+// directory), then the user's.
 func (o Options) foreignFiles() []Source {
 	var out []Source
 	add := func(format, file string) {
@@ -101,6 +103,9 @@ func (o Options) foreignFiles() []Source {
 		add(FormatProject, findUp(o.Cwd, ".mcp.json"))
 		add(FormatVSCode, findUp(o.Cwd, filepath.Join(".vscode", "mcp.json")))
 	}
+	if o.UserConfigDir != "" {
+		add(FormatClaudeDesktop, filepath.Join(o.UserConfigDir, "Claude", "claude_desktop_config.json"))
+	}
 	claudeDir := o.ClaudeConfigDir
 	if claudeDir == "" {
 		claudeDir = o.Home
@@ -110,9 +115,6 @@ func (o Options) foreignFiles() []Source {
 	}
 	if o.Home != "" {
 		add(FormatCursor, filepath.Join(o.Home, ".cursor", "mcp.json"))
-	}
-	if o.UserConfigDir != "" {
-		add(FormatClaudeDesktop, filepath.Join(o.UserConfigDir, "Claude", "claude_desktop_config.json"))
 	}
 	return out
 }
@@ -144,30 +146,31 @@ func (s *Set) Names() []string {
 	return out
 }
 
-// Lookup finds the server called name. A name defined in two sources is
-// an *AmbiguousError unless both definitions are the same; an unknown
+// Lookup finds the server called name: the entry of the source that
+// comes first in precedence (rank), which shadows any other. An unknown
 // name is a *NotFoundError listing the names that exist.
 func (s *Set) Lookup(name string) (*Server, error) {
-	var found []*Server
 	for _, srv := range s.Servers {
-		if srv.Name != name {
-			continue
-		}
-		dup := false
-		for _, f := range found {
-			dup = dup || f.sameAs(srv)
-		}
-		if !dup {
-			found = append(found, srv)
+		if srv.Name == name {
+			return srv, nil
 		}
 	}
-	switch len(found) {
-	case 0:
-		return nil, &NotFoundError{Name: name, Known: s.Names()}
-	case 1:
-		return found[0], nil
+	return nil, &NotFoundError{Name: name, Known: s.Names()}
+}
+
+// ShadowedBy returns the entry that takes srv's name, or nil when srv is
+// the one its name finds.
+func (s *Set) ShadowedBy(srv *Server) *Server {
+	if first, err := s.Lookup(srv.Name); err == nil && first != srv {
+		return first
 	}
-	return nil, &AmbiguousError{Name: name, Servers: found}
+	return nil
+}
+
+// byPrecedence orders servers by their source's rank; entries of one
+// source keep the order they were read in.
+func byPrecedence(servers []*Server) {
+	sort.SliceStable(servers, func(i, j int) bool { return rank(servers[i].Source) < rank(servers[j].Source) })
 }
 
 // SplitPick splits FILE:NAME, the form that picks an entry from one file.
@@ -213,6 +216,7 @@ func ReadFile(path string, o Options) (*Set, error) {
 		return nil, err
 	}
 	set.Servers, set.Warnings = f.servers, f.warnings
+	byPrecedence(set.Servers)
 	return set, nil
 }
 

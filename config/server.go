@@ -66,6 +66,9 @@ type Server struct {
 	ProtocolVersion string
 	Timeout         time.Duration // 0: not set
 	Roots           []string
+	// Settings are the entry's other global options (output, cacheTTL,
+	// serverStderr…: settingKeys), in file order, as written.
+	Settings []Setting
 
 	// Problem, when set, makes the entry unusable: resolving it fails with
 	// this message (mcpctl's own file keeps such entries so that the error
@@ -84,8 +87,9 @@ func (s *Server) Argv() []string { return append([]string{s.Command}, s.Args...)
 // define: FILE:NAME.
 func (s *Server) Pick() string { return s.Source.File + ":" + s.Name }
 
-// sameAs reports whether two entries reach the same server the same way,
-// so that a name defined identically in two files is not ambiguous.
+// sameAs reports whether two entries reach the same server the same way
+// (whatever file and line they are written at): a round trip through a
+// file keeps an entry so.
 func (s *Server) sameAs(o *Server) bool {
 	a, b := *s, *o
 	a.Source, b.Source = Source{}, Source{}
@@ -93,6 +97,7 @@ func (s *Server) sameAs(o *Server) bool {
 	a.Description, b.Description = "", ""
 	a.inputs, b.inputs = nil, nil
 	a.workspace, b.workspace = "", ""
+	a.Settings, b.Settings = valuesOnly(a.Settings), valuesOnly(b.Settings)
 	return reflect.DeepEqual(a, b)
 }
 
@@ -101,4 +106,43 @@ func (s *Server) where() string {
 		return fmt.Sprintf("%s:%d:%d", s.Source.File, s.Line, s.Column)
 	}
 	return s.Source.File
+}
+
+// valuesOnly drops where settings were written, which sameAs ignores.
+func valuesOnly(in []Setting) []Setting {
+	var out []Setting
+	for _, st := range in {
+		st.Line, st.Column = 0, 0
+		out = append(out, st)
+	}
+	return out
+}
+
+// rank is the precedence of the sources that define servers, the one
+// place it is decided: when two sources define the same name, the lower
+// rank wins, and the other entry is shadowed (config list shows it,
+// FILE:NAME still picks it). mcpctl's own file first; then the project's
+// servers: those ~/.claude.json keeps for the project of the working
+// directory (Claude Code's local scope, which Claude Code too puts
+// before .mcp.json), .mcp.json, .vscode/mcp.json; then the user's:
+// Claude Desktop, ~/.claude.json, Cursor.
+func rank(src Source) int {
+	switch src.Format {
+	case FormatMcpctl:
+		return 0
+	case FormatClaudeCode:
+		if src.Project != "" {
+			return 1
+		}
+		return 5
+	case FormatProject:
+		return 2
+	case FormatVSCode:
+		return 3
+	case FormatClaudeDesktop:
+		return 4
+	case FormatCursor:
+		return 6
+	}
+	return 7
 }

@@ -160,6 +160,9 @@ func serverNode(s *Server) *yaml.Node {
 			m.Content = append(m.Content, str(f.key), f.val)
 		}
 	}
+	for _, st := range s.Settings {
+		m.Content = append(m.Content, str(st.Key), str(st.Value))
+	}
 	return m
 }
 

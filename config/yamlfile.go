@@ -26,36 +26,72 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Default is one entry of the defaults section: a global option's value
-// when neither a flag nor the environment gives one.
-type Default struct {
+// Setting is a global option's value given by the config file: in the
+// defaults section, or in a server entry, which wins over defaults when
+// that server is used (a flag or a variable wins over both).
+type Setting struct {
 	Key          string // as written: output, timeout, cacheTTL…
 	Flag         string // the global flag it stands for
 	Value        string
 	Line, Column int
 }
 
-// defaultKeys maps the keys of `defaults:` to global flags. server is not
-// a flag of its own but names the server to use when none is given.
-var defaultKeys = map[string]string{
-	"output": "output", "timeout": "timeout", "cacheTTL": "cache-ttl",
-	"probeTimeout": "probe-timeout", "progress": "progress", "logLevel": "log-level",
-	"server": "server",
+// SettingKey is one global option the config may set: its key in the
+// file and its flag.
+type SettingKey struct{ Key, Flag string }
+
+// settingKeys are the global options that both the defaults section and a
+// server entry may set. It is the one list: docs/config.md, `config add`
+// (which stores these flags in an entry) and the unknown-key warnings
+// follow it.
+var settingKeys = []SettingKey{
+	{"output", "output"}, {"timeout", "timeout"}, {"cacheTTL", "cache-ttl"},
+	{"probeTimeout", "probe-timeout"}, {"progress", "progress"}, {"logLevel", "log-level"},
+	{"serverStderr", "server-stderr"},
 }
 
-// defaultKeyNames lists the keys the defaults section accepts.
+// SettingKeys lists the global options the defaults section and a server
+// entry may set.
+func SettingKeys() []SettingKey { return append([]SettingKey(nil), settingKeys...) }
+
+func settingFlag(key string) (string, bool) {
+	for _, s := range settingKeys {
+		if s.Key == key {
+			return s.Flag, true
+		}
+	}
+	return "", false
+}
+
+// defaultKeyNames lists the keys the defaults section accepts: the
+// settings, and server, which is not a flag of its own but names the
+// server to use when none is given.
 func defaultKeyNames() []string {
-	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server"}
+	var out []string
+	for _, s := range settingKeys {
+		out = append(out, s.Key)
+	}
+	return append(out, "server")
 }
 
-var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
+// serverKeyNames lists the keys a server entry accepts: how to reach it,
+// then the settings that apply when it is used.
+func serverKeyNames() []string {
+	out := []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
+	for _, s := range settingKeys {
+		if !contains(out, s.Key) {
+			out = append(out, s.Key)
+		}
+	}
+	return out
+}
 
 var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes"}
 
 // yamlFile is what parseYAML found.
 type yamlFile struct {
 	servers  []*Server
-	defaults []Default
+	defaults []Setting
 	warnings []Warning
 }
 
@@ -116,7 +152,10 @@ func (y *yamlFile) readDefaults(file string, m *yaml.Node) error {
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
-		flag, ok := defaultKeys[k.Value]
+		flag, ok := settingFlag(k.Value)
+		if k.Value == "server" {
+			flag, ok = "server", true
+		}
 		if !ok {
 			y.unknown(file, k, "defaults", defaultKeyNames())
 			continue
@@ -124,7 +163,7 @@ func (y *yamlFile) readDefaults(file string, m *yaml.Node) error {
 		if v.Kind != yaml.ScalarNode {
 			return nodeError(file, v, "defaults."+k.Value+" must be a single value")
 		}
-		y.defaults = append(y.defaults, Default{Key: k.Value, Flag: flag, Value: v.Value, Line: v.Line, Column: v.Column})
+		y.defaults = append(y.defaults, Setting{Key: k.Value, Flag: flag, Value: v.Value, Line: v.Line, Column: v.Column})
 	}
 	return nil
 }
@@ -205,7 +244,15 @@ func (y *yamlFile) readServer(s *Server, m *yaml.Node) {
 				}
 			}
 		default:
-			y.unknown(s.Source.File, k, "server "+s.Name, serverKeys)
+			flag, ok := settingFlag(k.Value)
+			if !ok {
+				y.unknown(s.Source.File, k, "server "+s.Name, serverKeyNames())
+				break
+			}
+			var val string
+			if val, err = scalar(v); err == "" {
+				s.Settings = append(s.Settings, Setting{Key: k.Value, Flag: flag, Value: val, Line: v.Line, Column: v.Column})
+			}
 		}
 		if err != "" {
 			problem(v, "%s %s", k.Value, err)

@@ -55,7 +55,11 @@ func buildTable(kind Kind, v *value) *table {
 	case KindConfigList:
 		if items, ok := v.array("servers"); ok {
 			return listTable(items, []string{"NAME", "KIND", "TARGET", "SOURCE"}, func(s *value) []string {
-				return []string{s.str("name"), s.str("kind"), s.str("target"), s.str("source")}
+				src := s.str("source")
+				if by := s.str("shadowedBy"); by != "" {
+					src += ", shadowed by " + by
+				}
+				return []string{s.str("name"), s.str("kind"), s.str("target"), src}
 			})
 		}
 	case KindComplete:

@@ -59,6 +59,13 @@ func TestRenderTable(t *testing.T) {
 				"fs       stdio  npx -y server-filesystem  ~/.cursor/mcp.json\n",
 		},
 		{
+			name: "a shadowed server says by what",
+			kind: KindConfigList,
+			raw: `{"servers":[{"name":"w","kind":"http","target":"https://w/mcp","source":"~/c.yaml"},` +
+				`{"name":"w","kind":"stdio","target":"x","source":".mcp.json","shadowedBy":"~/c.yaml"}]}`,
+			want: "NAME\tKIND\tTARGET\tSOURCE\nw\thttp\thttps://w/mcp\t~/c.yaml\nw\tstdio\tx\t.mcp.json, shadowed by ~/c.yaml\n",
+		},
+		{
 			name: "templates on a pipe keep empty cells",
 			kind: KindTemplatesList,
 			raw:  `{"resourceTemplates":[{"uriTemplate":"file:///{path}","name":"files"}]}`,

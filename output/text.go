@@ -464,6 +464,9 @@ func textConfigList(t *textWriter, v *value) bool {
 			line.WriteString(cell + "  ")
 		}
 		line.WriteString("(" + t.one(s.str("source")) + ")")
+		if by := s.str("shadowedBy"); by != "" {
+			line.WriteString("  shadowed by " + t.one(by))
+		}
 		if p := s.str("problem"); p != "" {
 			line.WriteString("  unusable: " + t.one(p))
 		}

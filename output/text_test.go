@@ -255,6 +255,13 @@ func TestTextConfigList(t *testing.T) {
 	if got := render(t, true, Options{Format: FormatText}, KindConfigList, raw); got != want {
 		t.Errorf("tty: got:\n%s\nwant:\n%s", got, want)
 	}
+	// A name another source takes first says which.
+	raw = `{"servers":[{"name":"w","kind":"http","target":"https://w/mcp","source":"~/c.yaml"},` +
+		`{"name":"w","kind":"stdio","target":"x","source":".mcp.json","shadowedBy":"~/c.yaml"}]}`
+	want = "w  http  https://w/mcp  (~/c.yaml)\nw  stdio  x  (.mcp.json)  shadowed by ~/c.yaml\n"
+	if got := render(t, false, Options{Format: FormatText}, KindConfigList, raw); got != want {
+		t.Errorf("shadowed: got:\n%s\nwant:\n%s", got, want)
+	}
 	if got := render(t, true, Options{Format: FormatText}, KindConfigList, `{"servers":[]}`); !strings.HasPrefix(got, "no servers configured; add one with 'mcpctl config add NAME --url URL'") {
 		t.Errorf("empty: %q", got)
 	}
