@@ -221,6 +221,9 @@ func serverJSON(s *config.Server) json.RawMessage {
 		str("timeout", config.FormatDuration(s.Timeout))
 	}
 	list("roots", s.Roots)
+	if s.ShutdownGrace != nil {
+		str("shutdownGrace", config.FormatDuration(*s.ShutdownGrace))
+	}
 	str("problem", s.Problem)
 	return o.JSON()
 }
@@ -230,9 +233,9 @@ func newCmdConfigAdd(f *Factory, runF func(*configAddOptions) error) *cli.Comman
 		Name:      "add",
 		Usage:     "add a server to mcpctl's config file",
 		ArgsUsage: "NAME (--url URL [-H 'Name: value']… | --stdio 'CMD ARGS…' [--env K=V]… [--cwd DIR])",
-		Description: "The server flags are the ones every command takes; --protocol-version, --timeout and --root\n" +
-			"are recorded too. Values are stored as given, so '${TOKEN}' (in single quotes) keeps a\n" +
-			"reference that is expanded from the environment each time the server is used.",
+		Description: "The server flags are the ones every command takes; --protocol-version, --timeout, --root\n" +
+			"and --shutdown-grace are recorded too. Values are stored as given, so '${TOKEN}' (in single\n" +
+			"quotes) keeps a reference that is expanded from the environment each time the server is used.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "description", Usage: "a `NOTE` about the server, shown by config show"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an entry of the same name"},
@@ -320,6 +323,16 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 	}
 	if onCommandLine(c, o.f.LookupEnv, "timeout", "MCPCTL_TIMEOUT") {
 		s.Timeout = c.Duration("timeout")
+	}
+	if onCommandLine(c, o.f.LookupEnv, "shutdown-grace", "MCPCTL_SHUTDOWN_GRACE") {
+		g := c.Duration("shutdown-grace")
+		if s.URL != "" {
+			return nil, usagef("--shutdown-grace is for stdio servers; %q has a URL", name)
+		}
+		if _, err := shutdownGrace(g); err != nil {
+			return nil, err
+		}
+		s.ShutdownGrace = &g
 	}
 	return s, nil
 }

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
@@ -164,6 +165,9 @@ func applyServerSettings(c *cli.Context, ep *endpoint) error {
 	}
 	if n.Timeout > 0 && !c.IsSet("timeout") {
 		_ = c.Set("timeout", n.Timeout.String())
+	}
+	if n.ShutdownGrace != nil && !c.IsSet("shutdown-grace") {
+		_ = c.Set("shutdown-grace", n.ShutdownGrace.String())
 	}
 	if len(n.Roots) > 0 && !c.IsSet("root") {
 		for _, r := range n.Roots {
@@ -321,6 +325,9 @@ func validDefault(flag, value string) bool {
 		return contains([]string{"auto", "bar", "json", "none"}, value)
 	case "log-level":
 		return validLogLevel(value)
+	case "shutdown-grace":
+		d, err := time.ParseDuration(value)
+		return err == nil && d >= 0
 	}
 	return true
 }

@@ -37,8 +37,8 @@ func TestOwnFile(t *testing.T) {
 		warnings = append(warnings, w.String())
 	}
 	want := []string{
-		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, server)`,
-		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots)`,
+		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, server, shutdownGrace)`,
+		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots, shutdownGrace)`,
 	}
 	if !reflect.DeepEqual(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
@@ -411,5 +411,58 @@ func TestReadLarge(t *testing.T) {
 	set := mustLoad(t, Options{Foreign: true, Home: filepath.Dir(file)})
 	if s, err := set.Lookup("m"); err != nil || s.Command != "srv" {
 		t.Errorf("m = %+v, %v", s, err)
+	}
+}
+
+// Issue 16, item 4: shutdownGrace, where 0 is a value (SIGTERM at once)
+// and an empty one is none; it reaches the endpoint and survives a write.
+func TestShutdownGrace(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	doc := "servers:\n" +
+		"  zero: {command: a, shutdownGrace: 0}\n" +
+		"  some: {command: a, shutdownGrace: 250ms}\n" +
+		"  unset: {command: a, shutdownGrace: }\n" +
+		"  none: {command: a}\n" +
+		"  bad: {command: a, shutdownGrace: soon}\n" +
+		"  negative: {command: a, shutdownGrace: -1s}\n"
+	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	set := mustLoad(t, Options{File: file})
+	for name, want := range map[string]string{"zero": "0s", "some": "250ms", "unset": "nil", "none": "nil"} {
+		s, err := set.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep, err := s.Resolve(env(nil))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := "nil"
+		if ep.ShutdownGrace != nil {
+			got = ep.ShutdownGrace.String()
+		}
+		if got != want {
+			t.Errorf("%s: shutdownGrace %s, want %s", name, got, want)
+		}
+		// Written back and read again, the same.
+		back := filepath.Join(t.TempDir(), "config.yaml")
+		d, _ := OpenDoc(back)
+		d.Put(s)
+		if err := d.Save(); err != nil {
+			t.Fatal(err)
+		}
+		if again, _ := mustLoad(t, Options{File: back}).Lookup(name); again == nil || !again.sameAs(s) {
+			t.Errorf("%s: read back %+v, want %+v", name, again, s)
+		}
+	}
+	for _, name := range []string{"bad", "negative"} {
+		s, _ := set.Lookup(name)
+		if _, err := s.Resolve(env(nil)); err == nil || !strings.Contains(err.Error(), "not a duration like 100ms or 2s (0: at once)") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if len(set.Warnings) != 0 {
+		t.Errorf("warnings %v", set.Warnings)
 	}
 }

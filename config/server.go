@@ -66,6 +66,9 @@ type Server struct {
 	ProtocolVersion string
 	Timeout         time.Duration // 0: not set
 	Roots           []string
+	// ShutdownGrace is how long a stdio server gets to exit once its
+	// stdin is closed, before SIGTERM (nil: not set; 0: SIGTERM at once).
+	ShutdownGrace *time.Duration
 
 	// Problem, when set, makes the entry unusable: resolving it fails with
 	// this message (mcpctl's own file keeps such entries so that the error

@@ -40,15 +40,15 @@ type Default struct {
 var defaultKeys = map[string]string{
 	"output": "output", "timeout": "timeout", "cacheTTL": "cache-ttl",
 	"probeTimeout": "probe-timeout", "progress": "progress", "logLevel": "log-level",
-	"server": "server",
+	"server": "server", "shutdownGrace": "shutdown-grace",
 }
 
 // defaultKeyNames lists the keys the defaults section accepts.
 func defaultKeyNames() []string {
-	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server"}
+	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server", "shutdownGrace"}
 }
 
-var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
+var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots", "shutdownGrace"}
 
 var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes"}
 
@@ -189,6 +189,8 @@ func (y *yamlFile) readServer(s *Server, m *yaml.Node) {
 				}
 				s.Timeout = d
 			}
+		case "shutdownGrace":
+			s.ShutdownGrace, err = duration(v)
 		case "args":
 			s.Args, err = scalars(v)
 		case "roots":
@@ -260,6 +262,20 @@ func scalar(n *yaml.Node) (string, string) {
 		return "", "must be a single value"
 	}
 	return n.Value, ""
+}
+
+// duration reads a duration that may be zero (shutdownGrace: 0 means
+// at once); an empty value leaves it unset.
+func duration(n *yaml.Node) (*time.Duration, string) {
+	v, err := scalar(n)
+	if err != "" || v == "" {
+		return nil, err
+	}
+	d, perr := time.ParseDuration(v)
+	if perr != nil || d < 0 {
+		return nil, fmt.Sprintf("is %q, not a duration like 100ms or 2s (0: at once)", v)
+	}
+	return &d, ""
 }
 
 func scalars(n *yaml.Node) ([]string, string) {
