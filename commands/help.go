@@ -69,7 +69,8 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
 (~/.config/mcpctl/config.yaml), written by 'mcpctl config add' or by hand:
 
    defaults:                      # global options, used when no flag or variable gives them
-     output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel
+     output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel,
+                                  # shutdownGrace
      server: weather              # the server to use when none is named
    servers:
      weather:
@@ -83,10 +84,12 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
        cwd: /srv
        protocolVersion: 2025-11-25
        roots: [/srv/docs]
+       shutdownGrace: 0           # --shutdown-grace for this server: SIGTERM at once
 
 An entry has url (with headers, and auth: bearer is sent as an Authorization header; clientId,
-clientSecret and scopes are kept for OAuth) or command (with args, env, envFile, cwd), and may set
-protocolVersion, timeout and roots, which apply unless a flag or variable says otherwise.
+clientSecret and scopes are kept for OAuth) or command (with args, env, envFile, cwd,
+shutdownGrace), and may set protocolVersion, timeout and roots, which apply unless a flag or
+variable says otherwise.
 ${VAR} and ${VAR:-default} are expanded from the environment each time a server is used, so
 secrets stay out of the file; an unset variable without a default is an error naming it.
 Unknown keys are reported as warnings; a YAML error stops every command (exit 2) with the
