@@ -329,7 +329,9 @@ func TestStdioCloseTerm(t *testing.T) {
 func TestStdioCloseGrace(t *testing.T) {
 	// Leaves by itself 300ms after its stdin closes: a grace that long
 	// sees it out; none (negative) sends SIGTERM at once, not waiting.
-	const script = `echo ready >&2; cat >/dev/null; sleep 0.3`
+	// (read is the shell's own: no child in the group to linger as a
+	// zombie after SIGTERM.)
+	const script = `echo ready >&2; while read -r l; do :; done; sleep 0.3`
 	for _, c := range []struct {
 		grace time.Duration
 		want  syscall.Signal
