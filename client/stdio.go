@@ -25,8 +25,10 @@ type StdioOptions struct {
 	Trace  Tracer
 	// DryRun, when set, receives what would be sent instead of sending.
 	DryRun func(DryRunRequest)
-	// CloseGrace is how long the server gets to exit after its stdin is
-	// closed, and TermGrace how long after SIGTERM, before SIGKILL.
+	// CloseGrace is how long the server gets to exit by itself after its
+	// stdin is closed (zero: DefaultCloseGrace; negative: none, SIGTERM
+	// as soon as stdin is closed), and TermGrace how long after SIGTERM
+	// before SIGKILL (zero: DefaultTermGrace; negative: none).
 	CloseGrace time.Duration
 	TermGrace  time.Duration
 	// MaxLine bounds one message from the server (default 64 MiB).
@@ -42,6 +44,22 @@ type StdioOptions struct {
 	// process is a subreaper (ReapOrphans). See descendants.go.
 	TrackDescendants bool
 }
+
+// How long Close waits, by default, for a stdio server to exit by itself
+// once its stdin is closed, and then after SIGTERM before SIGKILL.
+//
+// Close is called when the caller is done, so every answer it waited for
+// has arrived: what the server does after that, nobody waits for. An idle
+// server exits within milliseconds of the end of its input (a Node
+// server about 10 ms, a Go one about 1 ms); one that does not (a pending
+// timer, a slow shutdown routine) is waited out no longer than
+// DefaultCloseGrace, then asked with SIGTERM, which the usual runtimes
+// answer by exiting at once and which a server with state to flush can
+// catch. Only a server that ignores SIGTERM costs DefaultTermGrace more.
+const (
+	DefaultCloseGrace = 100 * time.Millisecond
+	DefaultTermGrace  = 2 * time.Second
+)
 
 // StdioTransport speaks newline-delimited JSON-RPC to a subprocess. The
 // process is started by the first request and shut down by Close: stdin
@@ -74,10 +92,10 @@ type StdioTransport struct {
 // NewStdio returns a transport for the given command; nothing runs yet.
 func NewStdio(opts StdioOptions) *StdioTransport {
 	if opts.CloseGrace == 0 {
-		opts.CloseGrace = 2 * time.Second
+		opts.CloseGrace = DefaultCloseGrace
 	}
 	if opts.TermGrace == 0 {
-		opts.TermGrace = 2 * time.Second
+		opts.TermGrace = DefaultTermGrace
 	}
 	if opts.MaxLine == 0 {
 		opts.MaxLine = 64 << 20
@@ -344,9 +362,12 @@ func (t *StdioTransport) cancel(id int64, cause error) {
 }
 
 // Close shuts the server down as the stdio binding says: close its input,
-// wait, then SIGTERM, then SIGKILL. Stragglers in its process group, and
-// with TrackDescendants whatever else it started, are ended too (SIGTERM,
-// then SIGKILL), so no child outlives mcpctl.
+// wait up to CloseGrace for it to exit, then SIGTERM, then SIGKILL after
+// TermGrace. It is called when the caller is done: an answer it waited
+// for has arrived, and a slow exit after that is not waited out.
+// Stragglers in its process group, and with TrackDescendants whatever
+// else it started, are ended too (SIGTERM, then SIGKILL), so no child
+// outlives mcpctl.
 func (t *StdioTransport) Close() error {
 	if t.cmd == nil {
 		return nil
@@ -404,7 +425,17 @@ func (t *StdioTransport) stragglers() bool {
 	return tracked || groupAlive(t.cmd)
 }
 
+// waitFor reports whether ch is closed within d; a d of zero or less
+// only looks.
 func waitFor(ch <-chan struct{}, d time.Duration) bool {
+	if d <= 0 {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
 	select {
 	case <-ch:
 		return true

@@ -326,6 +326,34 @@ func TestStdioCloseTerm(t *testing.T) {
 	}
 }
 
+func TestStdioCloseGrace(t *testing.T) {
+	// Leaves by itself 300ms after its stdin closes: a grace that long
+	// sees it out; none (negative) sends SIGTERM at once, not waiting.
+	// (read is the shell's own: no child in the group to linger as a
+	// zombie after SIGTERM.)
+	const script = `echo ready >&2; while read -r l; do :; done; sleep 0.3`
+	for _, c := range []struct {
+		grace time.Duration
+		want  syscall.Signal
+	}{{5 * time.Second, 0}, {-1, syscall.SIGTERM}} {
+		var stderr syncBuffer
+		tr := shServer(t, script, StdioOptions{Stderr: &stderr, CloseGrace: c.grace, TermGrace: 5 * time.Second})
+		if err := tr.start(); err != nil {
+			t.Fatal(err)
+		}
+		if !waitUntil(2*time.Second, func() bool { return stderr.String() != "" }) {
+			t.Fatal("server did not start")
+		}
+		_ = tr.Close()
+		if sig := exitSignal(tr.waitErr); sig != c.want {
+			t.Errorf("CloseGrace %v: the server ended with signal %d (%v), want %d", c.grace, sig, tr.waitErr, c.want)
+		}
+	}
+	if g := NewStdio(StdioOptions{}).opts.CloseGrace; g != DefaultCloseGrace {
+		t.Errorf("CloseGrace 0 became %v, want DefaultCloseGrace", g)
+	}
+}
+
 // exitSignal returns the signal that ended a process, or 0.
 func exitSignal(waitErr error) syscall.Signal {
 	var ee *exec.ExitError

@@ -247,10 +247,11 @@ func newCmdConfigAdd(f *Factory, runF func(*configAddOptions) error) *cli.Comman
 		ArgsUsage: "NAME (--url URL [-H 'Name: value']… | --stdio 'CMD ARGS…' [--env K=V]… [--cwd DIR])",
 		Description: "The server flags are the ones every command takes. Also recorded: --root, --protocol-version,\n" +
 			"the options an entry may set (-o, --timeout, --cache-ttl, --probe-timeout, --progress, --log-level,\n" +
-			"--server-stderr) and, for a URL, --bearer, --client-id, --client-secret and --client-metadata-url\n" +
-			"(under auth:). Any other global flag is refused (exit 2): an entry has no place for it. Only\n" +
-			"what is typed is stored, not MCPCTL_* variables. Values are stored as given, so '${TOKEN}' (in\n" +
-			"single quotes) keeps a reference that is expanded from the environment each time the server is used.",
+			"--server-stderr, --shutdown-grace) and, for a URL, --bearer, --client-id, --client-secret and\n" +
+			"--client-metadata-url (under auth:). Any other global flag is refused (exit 2): an entry has no\n" +
+			"place for it. Only what is typed is stored, not MCPCTL_* variables. Values are stored as given,\n" +
+			"so '${TOKEN}' (in single quotes) keeps a reference that is expanded from the environment each\n" +
+			"time the server is used.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "description", Usage: "a `NOTE` about the server, shown by config show"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an entry of the same name"},
@@ -354,8 +355,8 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 		if want := settingProblem(k.Flag, v); want != "" {
 			return nil, usagef("invalid %s %s for %q: %s", dashed(k.Flag), shownValue(v), name, want)
 		}
-		if k.Flag == "server-stderr" && s.URL != "" {
-			return nil, usagef("--server-stderr is for stdio servers; %q has a URL", name)
+		if (k.Flag == "server-stderr" || k.Flag == "shutdown-grace") && s.URL != "" {
+			return nil, usagef("%s is for stdio servers; %q has a URL", dashed(k.Flag), name)
 		}
 		s.Settings = append(s.Settings, config.Setting{Key: k.Key, Flag: k.Flag, Value: v})
 	}

@@ -70,7 +70,7 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
 
    defaults:                      # global options, used when no flag or variable gives them
      output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel,
-                                  # serverStderr
+                                  # serverStderr, shutdownGrace
      server: weather              # the server to use when none is named
    servers:
      weather:
@@ -85,11 +85,12 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
        protocolVersion: 2025-11-25
        roots: [/srv/docs]
        serverStderr: /tmp/files.log
+       shutdownGrace: 0           # --shutdown-grace for this server: SIGTERM at once
 
 An entry has url (with headers, and auth: bearer is sent as an Authorization header; clientId,
 clientSecret and scopes are kept for OAuth) or command (with args, env, envFile, cwd), and may set
 protocolVersion, roots and any option defaults takes (output, timeout, cacheTTL, probeTimeout,
-progress, logLevel, serverStderr). A flag wins, then its variable, then the entry of the server
+progress, logLevel, serverStderr, shutdownGrace). A flag wins, then its variable, then the entry of the server
 in use, then defaults. 'mcpctl config add' stores these flags in the entry it writes, and
 refuses the global flags an entry has no place for (--jq, --insecure…).
 ${VAR} and ${VAR:-default} are expanded from the environment each time a server is used, so

@@ -383,6 +383,10 @@ func settingProblem(flag, value string) string {
 		if value == "" {
 			return "use inherit, discard or a FILE"
 		}
+	case "shutdown-grace":
+		if d, ok := dur(); !ok || d < 0 {
+			return "want a duration such as 100ms or 2s (0: SIGTERM at once)"
+		}
 	}
 	return ""
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -63,6 +64,11 @@ type connSettings struct {
 	trace        bool
 	dryRun       bool
 	listen       bool // lines that are not JSON-RPC are reported, not fatal
+
+	// shutdownGrace is --shutdown-grace in the client's terms: how long
+	// the stdio server may take to exit once its stdin is closed
+	// (negative: SIGTERM at once).
+	shutdownGrace time.Duration
 }
 
 func newSession(c *cli.Context, f *Factory) (*session, error) {
@@ -211,6 +217,9 @@ func resolveSettings(c *cli.Context, f *Factory, ep *endpoint) (*connSettings, e
 		ep: ep, maxMessage: maxMessage, serverID: ep.serverID(), conn: connInfo{name: ep.name},
 		trace: c.Bool("trace"), dryRun: c.Bool("dry-run"), insecure: c.Bool("insecure"),
 		listen: c.Command != nil && c.Command.Name == "listen",
+	}
+	if st.shutdownGrace, err = shutdownGrace(c.Duration("shutdown-grace")); err != nil {
+		return nil, err
 	}
 	if ep.url != "" {
 		st.http, st.target = true, ep.url
@@ -414,8 +423,20 @@ func (s *session) dial() (client.Transport, func(), error) {
 	}
 	return client.NewStdio(client.StdioOptions{
 		Command: st.ep.argv, Env: st.childEnv, Dir: st.ep.cwd, Stderr: stderr, Trace: trace, DryRun: dry, Malformed: s.malformed(),
-		MaxLine: st.maxMessage, TrackDescendants: true,
+		MaxLine: st.maxMessage, TrackDescendants: true, CloseGrace: st.shutdownGrace,
 	}), closeStderr, nil
+}
+
+// shutdownGrace checks --shutdown-grace and turns it into the client's
+// CloseGrace, where zero is the default and a negative value none.
+func shutdownGrace(d time.Duration) (time.Duration, error) {
+	switch {
+	case d < 0:
+		return 0, usagef("--shutdown-grace must not be negative (0 sends SIGTERM as soon as the server's stdin is closed)")
+	case d == 0:
+		return -1, nil
+	}
+	return d, nil
 }
 
 // serverStderr is where a stdio server's stderr goes. Inherited, it is

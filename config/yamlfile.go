@@ -47,7 +47,7 @@ type SettingKey struct{ Key, Flag string }
 var settingKeys = []SettingKey{
 	{"output", "output"}, {"timeout", "timeout"}, {"cacheTTL", "cache-ttl"},
 	{"probeTimeout", "probe-timeout"}, {"progress", "progress"}, {"logLevel", "log-level"},
-	{"serverStderr", "server-stderr"},
+	{"serverStderr", "server-stderr"}, {"shutdownGrace", "shutdown-grace"},
 }
 
 // SettingKeys lists the global options the defaults section and a server

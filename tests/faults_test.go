@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,9 @@ import (
 const defaultMaxRSS = 64
 
 // shutdownGrace is how much longer than --timeout a run may take: a stdio
-// server gets 2s to exit after its input is closed and 2s after SIGTERM
-// before SIGKILL, and the machine may be busy.
+// server gets --shutdown-grace (100ms by default, 1s in the case that
+// wants it) to exit after its input is closed and 2s after SIGTERM before
+// SIGKILL, and the machine may be busy.
 const shutdownGrace = 8 * time.Second
 
 // hugeMessage is the large-message case's text: 64 MiB.
@@ -178,11 +180,29 @@ var faultCases = []faultCase{
 			}
 		}},
 
-	// Processes that will not go.
-	{name: "server_ignores_sigterm", stdio: "ignoreterm", args: toolsList, stdout: `"method":"tools/list"`,
+	// Processes that will not go. A grace of 1s after stdin closes, then
+	// SIGTERM and 2s more, then SIGKILL: at least 3s.
+	{name: "server_ignores_sigterm", stdio: "ignoreterm", args: append([]string{"--shutdown-grace", "1s"}, toolsList...), stdout: `"method":"tools/list"`,
 		check: func(t *testing.T, _ string, r *faultRun) {
 			if r.elapsed < 3*time.Second {
 				t.Errorf("finished in %s: the server cannot have been given its grace periods", r.elapsed)
+			}
+		}},
+	// Issue 16, item 4: a server slow to leave once its input ends (30s)
+	// is not waited out after its answer: stdin closed, --shutdown-grace
+	// (100ms by default), SIGTERM. The server says on stderr when SIGTERM
+	// came; the bounds are loose, the order is exact.
+	{name: "server_slow_exit", stdio: "slowexit", serverStderr: "inherit", rawStderr: true, args: toolsList, stdout: `"method":"tools/list"`,
+		check: sigtermAfterEOF(0, time.Second)},
+	{name: "server_slow_exit_grace", stdio: "slowexit", serverStderr: "inherit", rawStderr: true, args: append([]string{"--shutdown-grace", "700ms"}, toolsList...), stdout: `"method":"tools/list"`,
+		check: sigtermAfterEOF(700*time.Millisecond, 5*time.Second)},
+	{name: "server_slow_exit_no_grace", stdio: "slowexit", serverStderr: "inherit", rawStderr: true, args: append([]string{"--shutdown-grace", "0"}, toolsList...), stdout: `"method":"tools/list"`,
+		check: stderrMatches(`(?m)^fakemcp: SIGTERM (before my input closed|\d+ms after my input closed)$`)},
+	// Deaf to SIGTERM too, with its child: SIGKILL follows 2s after it.
+	{name: "server_ignores_sigterm_no_grace", stdio: "ignoreterm", args: append([]string{"--shutdown-grace", "0"}, toolsList...), stdout: `"method":"tools/list"`,
+		check: func(t *testing.T, _ string, r *faultRun) {
+			if r.elapsed < 2*time.Second || r.elapsed > 10*time.Second {
+				t.Errorf("finished in %s: SIGKILL should follow SIGTERM after 2s", r.elapsed)
 			}
 		}},
 	{name: "server_closes_stdin", stdio: "closestdin", unpinned: true, args: toolsList, exit: 3,
@@ -362,6 +382,27 @@ func countIs(method string, want int) func(*testing.T, string, *faultRun) {
 		t.Helper()
 		if got := fakeCounts(t, url)[method]; got != want {
 			t.Errorf("the server saw %d %s requests, want %d", got, method, want)
+		}
+	}
+}
+
+// sigtermAfterEOF wants the slowexit server to have seen its input end,
+// then SIGTERM, within [min, max) of it, and mcpctl to be done long
+// before the server's own 30s.
+func sigtermAfterEOF(min, max time.Duration) func(*testing.T, string, *faultRun) {
+	rx := regexp.MustCompile(`(?m)^fakemcp: input closed; leaving in 30s\nfakemcp: SIGTERM (\d+)ms after my input closed$`)
+	return func(t *testing.T, _ string, r *faultRun) {
+		t.Helper()
+		m := rx.FindStringSubmatch(r.stderr)
+		if m == nil {
+			t.Fatalf("the server did not see its input end, then SIGTERM:\n%s", tail(r.stderr))
+		}
+		ms, _ := strconv.Atoi(m[1])
+		if d := time.Duration(ms) * time.Millisecond; d < min || d >= max {
+			t.Errorf("SIGTERM came %s after the server's input closed, want at least %s and under %s", d, min, max)
+		}
+		if r.elapsed > 15*time.Second {
+			t.Errorf("took %s: the server's slow exit was waited out", r.elapsed)
 		}
 	}
 }

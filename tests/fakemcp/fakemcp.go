@@ -268,6 +268,7 @@ func Modes() string {
 		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
 		"schemas",     // issue 14, item 1 (schemas.go)
 		"legacytyped", // issue 15, item 1 (legacytyped.go)
+		"slowexit",    // issue 16, item 4 (slowexit.go)
 	}, ", ")
 }
 

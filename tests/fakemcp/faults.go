@@ -43,6 +43,8 @@ package fakemcp
 //	closestdin      closes its input after the first request, answers it,
 //	                and lingers
 //	closestdinnow   closes its input at once, and lingers
+//	slowexit        answers like echo, lingers 30s once its input ends,
+//	                and says on stderr when SIGTERM came (slowexit.go)
 //	stderrescapes[:exit]  terminal escapes on stderr and a last line
 //	                without its newline, then answers like echo (or exits 1
 //	                at the first request)
@@ -322,6 +324,8 @@ func serveFaultStdio(mode string, in io.Reader, out, errOut io.Writer) (code int
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(60 * time.Second)
 		return 0, true
+	case "slowexit": // issue 16, item 4
+		return serveSlowExit(in, out, errOut), true
 	case "closestdinnow":
 		if f, isFile := in.(*os.File); isFile {
 			f.Close()
