@@ -613,11 +613,8 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 	} else if n, err := hints.TTLMs.Int64(); err != nil || n <= 0 {
 		ttl = 0
 	}
-	if ttl == 0 || ttl < -1 {
-		if !hintMethods[k.Method] {
-			return
-		}
-		ttl = 0 // stale at once: kept as a hint only
+	if ttl == 0 && !hintMethods[k.Method] {
+		return // never fresh, and no use as a hint
 	}
 	if hints.CacheScope == "private" {
 		c.opts.Cache.Store.Delete(k)
