@@ -117,6 +117,13 @@ func TestCallToolStaleHint(t *testing.T) {
 				}
 				return `{"content":[]}`
 			}, want: "tools/call tools/list tools/call"},
+		{name: "HeaderMismatch after a stale hint: one retry", tool: "valid_tool", warm: true,
+			call: func(n int, _ string) any {
+				if n == 2 {
+					return &RPCError{Code: CodeHeaderMismatch, Message: "Header mismatch", HTTPStatus: 400}
+				}
+				return `{"content":[]}`
+			}, want: "tools/call tools/list tools/call"},
 		{name: "-32602 after a fetched list: no retry", tool: "valid_tool", wantErr: true,
 			call: func(int, string) any { return invalid }, want: "tools/list tools/call"},
 		{name: "a tool the stale list lacks: fetched again", tool: "new_tool", warm: true,
