@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -211,5 +212,35 @@ func TestCacheKeyCoversCapabilities(t *testing.T) {
 	}
 	if CapabilitiesDigest(json.RawMessage(`{}`)) != "" || CapabilitiesDigest(json.RawMessage(`{"roots":{}}`)) == "" {
 		t.Error("CapabilitiesDigest: {} must be \"\" (keys of clients that declare nothing), others not")
+	}
+}
+
+// A stale first page whose next page the cache lacks: the page is asked
+// for with the stale cursor, and when the server refuses it the list is
+// fetched from the start, then the tool called (once).
+func TestCallToolStaleHintPartialList(t *testing.T) {
+	store := &Cache{Dir: t.TempDir(), Version: "v1"}
+	ft := &fakeTransport{kind: "http", handle: func(_ context.Context, req *Request, _ http.Header, _ func(Notification)) (*Message, error) {
+		switch req.Method {
+		case "tools/list":
+			if bytes.Contains(req.Params, []byte(`"cursor"`)) {
+				return reply(req.ID, &RPCError{Code: CodeInvalidParams, Message: "expired cursor"})
+			}
+			return reply(req.ID, `{"tools":[`+validTool+`],"ttlMs":0}`)
+		}
+		return reply(req.ID, `{"content":[]}`)
+	}}
+	opts := testOptions()
+	opts.Cache = CacheOptions{Store: store}
+	c := New(ft, opts)
+	k, _ := c.cacheKey("tools/list", json.RawMessage(`{}`))
+	if err := store.PutTTL(k, json.RawMessage(`{"tools":[],"nextCursor":"gone","ttlMs":0}`), 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.CallTool(context.Background(), "valid_tool", json.RawMessage(`{"region":"eu"}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := methods(ft.requests()); got != "tools/list tools/list tools/call" {
+		t.Errorf("requests %q", got)
 	}
 }

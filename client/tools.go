@@ -140,7 +140,7 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 		list, err := c.ListWith(ctx, "tools/list", "tools", "", true,
 			&CallOptions{Refresh: attempt > 0, Hint: attempt == 0, FromCache: &fromCache, Stale: &stale})
 		if err != nil {
-			if attempt == 0 && fromCache {
+			if attempt == 0 && fromCache && ctx.Err() == nil {
 				// A later page the cache did not hold, fetched with a
 				// cursor from a stale one: start again from the server.
 				c.logf("cache: tools/list from the cache could not be completed: fetching it again")
