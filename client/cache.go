@@ -24,8 +24,9 @@ import (
 	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
-// cacheFormat changes whenever the entry layout does.
-const cacheFormat = 1
+// cacheFormat changes whenever the entry layout does (2: the key holds
+// the client's capabilities, and list results are kept stale).
+const cacheFormat = 2
 
 // cacheableMethods are the methods whose complete results carry caching
 // hints.
@@ -38,6 +39,16 @@ var cacheableMethods = map[string]bool{
 // hints (ttlMs, cacheScope), and so may be cached.
 func IsCacheable(method string) bool { return cacheableMethods[method] }
 
+// hintMethods are the lists whose results are kept whatever their ttlMs
+// (0, none, a legacy server's): once stale, such an entry never answers
+// a request, but it still says what the server offered last time. A
+// tools/call is typed, validated and given its Mcp-Param-* headers from
+// it without a tools/list round trip first (CallTool), and shell
+// completion offers its names.
+var hintMethods = map[string]bool{
+	"tools/list": true, "prompts/list": true, "resources/list": true, "resources/templates/list": true,
+}
+
 // ResultCache stores cacheable results for a Client
 // (CacheOptions.Store): the on-disk Cache, shared by every process, or a
 // MemoryCache, for one long-lived client.
@@ -45,7 +56,8 @@ type ResultCache interface {
 	// Get returns the entry for k, fresh or not.
 	Get(k CacheKey) (*CacheEntry, bool)
 	// PutTTL stores result under k for ttlMs (-1: the result's own
-	// ttlMs); a result with no positive time to live is not stored.
+	// ttlMs, and a result with no positive ttlMs of its own is not
+	// stored); 0 stores an entry that is stale at once, kept as a hint.
 	PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error
 	Delete(k CacheKey)
 	// Clock is the time freshness is judged by.
@@ -72,6 +84,20 @@ type CacheKey struct {
 	// Credential is a hash of the credentials in use, set only for
 	// results a server marked private.
 	Credential string `json:"credential,omitempty"`
+	// Caps is a digest of the client capabilities declared
+	// (CapabilitiesDigest): a server may list more to a client that
+	// offers sampling, roots, elicitation or tasks.
+	Caps string `json:"caps,omitempty"`
+}
+
+// CapabilitiesDigest is the CacheKey.Caps of a clientCapabilities object:
+// a short hash of its compact JSON ("" for none).
+func CapabilitiesDigest(caps json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, caps) != nil || b.Len() == 0 || b.String() == "{}" {
+		return ""
+	}
+	return HashCredential(b.String())[:16]
 }
 
 // CacheEntry is one stored result.
@@ -136,8 +162,9 @@ func (c *Cache) Put(k CacheKey, result json.RawMessage) error {
 	return c.PutTTL(k, result, -1)
 }
 
-// PutTTL is Put with the time to live given by the caller (ttlMs >= 0)
-// instead of the result's own ttlMs (-1).
+// PutTTL is Put with the time to live given by the caller (ttlMs >= 0;
+// 0 keeps a stale entry, as a hint) instead of the result's own ttlMs
+// (-1).
 func (c *Cache) PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error {
 	e, ok := newEntry(k, result, ttlMs, c.now(), c.Version)
 	if !ok {
@@ -152,8 +179,9 @@ func (c *Cache) PutTTL(k CacheKey, result json.RawMessage, ttlMs int64) error {
 }
 
 // newEntry is the entry for result stored now, with the caller's time to
-// live (ttlMs >= 0) or the result's own ttlMs (-1); false when it is not
-// to be stored (no positive ttlMs).
+// live (ttlMs >= 0, 0 for an entry stale at once) or the result's own
+// ttlMs (-1); false when it is not to be stored (-1 and no positive ttlMs
+// of its own).
 func newEntry(k CacheKey, result json.RawMessage, ttlMs int64, now time.Time, writer string) (CacheEntry, bool) {
 	var hints struct {
 		TTLMs      *json.Number `json:"ttlMs"`
@@ -168,12 +196,9 @@ func newEntry(k CacheKey, result json.RawMessage, ttlMs int64, now time.Time, wr
 			return CacheEntry{}, false
 		}
 		var err error
-		if ttl, err = hints.TTLMs.Int64(); err != nil {
+		if ttl, err = hints.TTLMs.Int64(); err != nil || ttl <= 0 {
 			return CacheEntry{}, false
 		}
-	}
-	if ttl <= 0 {
-		return CacheEntry{}, false
 	}
 	return CacheEntry{Format: cacheFormat, Writer: writer, Key: k, StoredAt: now,
 		TTLMs: ttl, CacheScope: hints.CacheScope, Result: result}, true

@@ -10,13 +10,17 @@ import (
 // "resources", "resourceTemplates") of a paginated list as the cache holds
 // it for server, following nextCursor through the cached pages. It is for
 // shell completion, which must answer at once and never reach a server:
-// entries count whatever their age and whichever protocol version stored
-// them (the newest first), and private ones under credential (a
-// HashCredential, or "" for none). No entry, no items.
-func (c *Cache) CachedItems(server, credential, method, key string) []json.RawMessage {
-	for _, v := range supportedVersions {
-		if items, ok := c.cachedPages(CacheKey{Server: server, Version: v, Method: method}, credential, key); ok {
-			return items
+// entries count whatever their age (lists are kept stale, as hints) and
+// whichever protocol version stored them (the newest first), and private
+// ones under credential (a HashCredential, or "" for none). caps are the
+// capability digests (CapabilitiesDigest) to look under, in order of
+// preference. No entry, no items.
+func (c *Cache) CachedItems(server, credential string, caps []string, method, key string) []json.RawMessage {
+	for _, cp := range caps {
+		for _, v := range supportedVersions {
+			if items, ok := c.cachedPages(CacheKey{Server: server, Version: v, Method: method, Caps: cp}, credential, key); ok {
+				return items
+			}
 		}
 	}
 	return nil

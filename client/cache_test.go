@@ -165,7 +165,7 @@ func TestCachedItems(t *testing.T) {
 		}
 		return strings.Join(out, ",")
 	}
-	if got := c.CachedItems(srv, "", "tools/list", "tools"); got != nil {
+	if got := c.CachedItems(srv, "", []string{""}, "tools/list", "tools"); got != nil {
 		t.Fatalf("empty cache: %v", got)
 	}
 	// Two pages stored by a legacy era (with --cache-ttl), long expired:
@@ -173,21 +173,21 @@ func TestCachedItems(t *testing.T) {
 	put("2025-06-18", `{}`, `{"tools":[{"name":"a"}],"nextCursor":"p2","ttlMs":1}`, "")
 	put("2025-06-18", `{"cursor":"p2"}`, `{"tools":[{"name":"b"}],"ttlMs":1}`, "")
 	now = now.Add(time.Hour)
-	if got := names(c.CachedItems(srv, "", "tools/list", "tools")); got != "a,b" {
+	if got := names(c.CachedItems(srv, "", []string{""}, "tools/list", "tools")); got != "a,b" {
 		t.Errorf("pages = %q", got)
 	}
 	// A newer version's entry is preferred; a private one needs its credential.
 	put(LatestVersion, `{}`, `{"tools":[{"name":"secret"}],"ttlMs":1000,"cacheScope":"private"}`, "cred1")
-	if got := names(c.CachedItems(srv, "cred1", "tools/list", "tools")); got != "secret" {
+	if got := names(c.CachedItems(srv, "cred1", []string{""}, "tools/list", "tools")); got != "secret" {
 		t.Errorf("private = %q", got)
 	}
-	if got := names(c.CachedItems(srv, "cred2", "tools/list", "tools")); got != "a,b" {
+	if got := names(c.CachedItems(srv, "cred2", []string{""}, "tools/list", "tools")); got != "a,b" {
 		t.Errorf("other credential = %q", got)
 	}
 	// A cursor that loops ends the walk.
 	put(LatestVersion, `{}`, `{"tools":[{"name":"x"}],"nextCursor":"x","ttlMs":1000}`, "")
 	put(LatestVersion, `{"cursor":"x"}`, `{"tools":[{"name":"y"}],"nextCursor":"x","ttlMs":1000}`, "")
-	if got := names(c.CachedItems(srv, "", "tools/list", "tools")); got != "x,y" {
+	if got := names(c.CachedItems(srv, "", []string{""}, "tools/list", "tools")); got != "x,y" {
 		t.Errorf("loop = %q", got)
 	}
 }

@@ -50,7 +50,8 @@ func TestCallToolWithGivenDefinition(t *testing.T) {
 
 // A MemoryCache makes a long-lived client's warm CallTool over HTTP one
 // request: tools/list is answered from memory while its ttlMs lasts, and
-// fetched again after.
+// after that serves as a hint for the call (one request still), while
+// ListTools fetches it again.
 func TestMemoryCache(t *testing.T) {
 	now := time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 	mem := &MemoryCache{Now: func() time.Time { return now }}
@@ -78,7 +79,13 @@ func TestMemoryCache(t *testing.T) {
 	}
 	now = now.Add(2 * time.Minute)
 	call()
-	if got := methods(ft.requests()); !strings.HasSuffix(got, "tools/call tools/list tools/call") {
-		t.Errorf("requests %s, want tools/list again once stale", got)
+	if got := methods(ft.requests()); got != "tools/list tools/call tools/call tools/call" {
+		t.Errorf("requests %s, want the stale tools/list used as a hint", got)
+	}
+	if _, _, err := c.ListTools(context.Background(), "", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := methods(ft.requests()); !strings.HasSuffix(got, "tools/call tools/list") {
+		t.Errorf("requests %s, want a stale tools/list fetched again when listed", got)
 	}
 }

@@ -151,10 +151,18 @@ type CallOptions struct {
 	// the caller's arguments, it returns the arguments to send (typed,
 	// validated) or an error that stops the call.
 	PrepareArgs func(tool, args json.RawMessage) (json.RawMessage, error)
-	// CacheOnly answers from a fresh cache entry and sends nothing: with
-	// no such entry the request fails with ErrNotCached. A dry run takes
-	// what a real run would know already so (the tool list).
+	// CacheOnly answers from a fresh cache entry (or, with Hint, a stale
+	// one) and sends nothing: with no such entry the request fails with
+	// ErrNotCached. A dry run takes what a real run would know already so
+	// (the tool list).
 	CacheOnly bool
+	// Hint lets a stale entry of a list answer (a list's results are kept
+	// whatever their ttlMs): not as the answer to show, but as what the
+	// server offered last time, for a caller that finds out if it was
+	// wrong (CallTool does). FromCache is set then too.
+	Hint bool
+	// Stale, when set, is set to true if a stale entry answered (Hint).
+	Stale *bool
 	// Tool is, for CallTool, the tool's definition as the caller has it
 	// (one entry of a tools/list result): it is used instead of fetching
 	// tools/list.
@@ -239,9 +247,12 @@ func (c *Client) Call(ctx context.Context, method string, params json.RawMessage
 	// reads the cache only when asked to (CacheOnly).
 	dry := c.dryRun()
 	if cacheable && c.opts.Cache.Mode == CacheNormal && !co.Refresh && (!dry || co.CacheOnly) {
-		if res, ok := c.cached(key); ok {
+		if res, fresh, ok := c.cached(key, co.Hint); ok {
 			if co.FromCache != nil {
 				*co.FromCache = true
+			}
+			if co.Stale != nil && !fresh {
+				*co.Stale = true
 			}
 			return res, nil
 		}
@@ -519,7 +530,8 @@ func (c *Client) cacheKey(method string, params json.RawMessage) (CacheKey, bool
 	if !ok {
 		return CacheKey{}, false
 	}
-	return CacheKey{Server: c.opts.ServerID, Version: c.Version(), Method: method, Params: p}, true
+	return CacheKey{Server: c.opts.ServerID, Version: c.Version(), Method: method, Params: p,
+		Caps: CapabilitiesDigest(c.opts.Capabilities)}, true
 }
 
 // privateKey is k for a result the server marked private: it is kept
@@ -532,23 +544,45 @@ func (c *Client) privateKey(k CacheKey) CacheKey {
 	return k
 }
 
-func (c *Client) cached(k CacheKey) (json.RawMessage, bool) {
+// cached returns the result stored under k (public, else private under
+// the caller's credentials) if it is fresh, or, with hint, if it is
+// stale but kept as a hint.
+func (c *Client) cached(k CacheKey, hint bool) (res json.RawMessage, fresh, ok bool) {
+	e, fresh := c.lookup(k)
+	if e == nil {
+		return nil, false, false
+	}
+	now := c.opts.Cache.Store.Clock()
+	age := now.Sub(e.StoredAt).Round(time.Millisecond)
+	switch {
+	case fresh:
+		c.logf("cache: %s %s answered from the cache (age %s, ttl %dms)", k.Method, k.Params, age, e.TTLMs)
+		return e.Result, true, true
+	case hint:
+		c.logf("cache: %s %s is stale (age %s, ttl %dms): used as a hint, not as an answer", k.Method, k.Params, age, e.TTLMs)
+		return e.Result, false, true
+	}
+	c.logf("cache: %s %s is stale (age %s, ttl %dms)", k.Method, k.Params, age, e.TTLMs)
+	return nil, false, false
+}
+
+// lookup returns the entry stored under k, public or else private under
+// the caller's credentials, preferring a fresh one; nil for none.
+func (c *Client) lookup(k CacheKey) (e *CacheEntry, fresh bool) {
 	now := c.opts.Cache.Store.Clock()
 	for _, key := range []CacheKey{k, c.privateKey(k)} {
-		e, ok := c.opts.Cache.Store.Get(key)
-		if !ok {
+		got, ok := c.opts.Cache.Store.Get(key)
+		if !ok || (key.Credential == "" && got.CacheScope == "private") {
 			continue
 		}
-		if key.Credential == "" && e.CacheScope == "private" {
-			continue
+		if got.Fresh(now) {
+			return got, true
 		}
-		if e.Fresh(now) {
-			c.logf("cache: %s %s answered from the cache (age %s, ttl %dms)", k.Method, k.Params, now.Sub(e.StoredAt).Round(time.Millisecond), e.TTLMs)
-			return e.Result, true
+		if e == nil {
+			e = got
 		}
-		c.logf("cache: %s %s is stale (age %s, ttl %dms)", k.Method, k.Params, now.Sub(e.StoredAt).Round(time.Millisecond), e.TTLMs)
 	}
-	return nil, false
+	return e, false
 }
 
 // Invalidate drops the cached answer to method with params (public and
@@ -576,9 +610,11 @@ func (c *Client) store(k CacheKey, result json.RawMessage) {
 		// theirs to give): only the caller's CacheOptions.TTL caches.
 		ttl = c.opts.Cache.TTL.Milliseconds()
 		hints.CacheScope = ""
-		if ttl <= 0 {
-			return
-		}
+	} else if n, err := hints.TTLMs.Int64(); err != nil || n <= 0 {
+		ttl = 0
+	}
+	if ttl == 0 && !hintMethods[k.Method] {
+		return // never fresh, and no use as a hint
 	}
 	if hints.CacheScope == "private" {
 		c.opts.Cache.Store.Delete(k)

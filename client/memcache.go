@@ -9,7 +9,8 @@ import (
 // MemoryCache is a ResultCache in memory, for a client that lives longer
 // than one request: a warm CallTool, say, is then one request on the
 // wire, as the on-disk Cache makes it for separate processes. Results are
-// kept until their time to live has passed and they are asked for again.
+// kept until their time to live has passed and they are asked for again,
+// but for lists, which are kept stale as hints (as on disk).
 // The zero value is ready to use.
 type MemoryCache struct {
 	// Now replaces time.Now in tests.
@@ -27,7 +28,7 @@ func (m *MemoryCache) Clock() time.Time {
 	return time.Now()
 }
 
-// Get implements ResultCache; a stale entry is dropped.
+// Get implements ResultCache; a stale entry is dropped, but for a list's.
 func (m *MemoryCache) Get(k CacheKey) (*CacheEntry, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -35,7 +36,7 @@ func (m *MemoryCache) Get(k CacheKey) (*CacheEntry, bool) {
 	if !ok {
 		return nil, false
 	}
-	if !e.Fresh(m.Clock()) {
+	if !e.Fresh(m.Clock()) && !hintMethods[k.Method] {
 		delete(m.entries, k)
 	}
 	cp := *e

@@ -100,14 +100,22 @@ func FindTool(list json.RawMessage, name string) (json.RawMessage, error) {
 // CallTool calls a tool with raw arguments (a JSON object or nil).
 //
 // The tool's definition comes first: co.Tool when the caller has it
-// already (from an earlier ListTools), else tools/list (answered by the
-// cache when it is fresh, so a warm call is one request on the wire). It
-// lets co.PrepareArgs type and validate the arguments, and over HTTP it
-// says which arguments to mirror into Mcp-Param-* headers and whether the
-// tool must be refused. If a listed definition may be out of date (it
-// came from the cache and the tool is unknown, or the server answers
-// -32602 or HeaderMismatch) the list is fetched again and the call
-// retried, once; a definition the caller gave is used as it is.
+// already (from an earlier ListTools), else tools/list. A cached list
+// serves, fresh or stale, so a warm call is one request on the wire even
+// when the server's ttlMs is 0: a stale list is not an answer, but it is
+// what the server offered last time, and the server tells when it was
+// wrong. The definition lets co.PrepareArgs type and validate the
+// arguments, and over HTTP it says which arguments to mirror into
+// Mcp-Param-* headers and whether the tool must be refused.
+//
+// A cached definition is fetched again and the call retried, once, only
+// on an answer that proves it wrong before the tool could run: the tool
+// is not in it, the server answers -32602 (an unknown tool, arguments it
+// refuses) or HeaderMismatch, or, for a stale one, the arguments are
+// refused by it locally. Never after a result, isError, a timeout or any
+// other error: the tool may have run. A list fetched for this call is
+// trusted (but for HeaderMismatch, which the server sends before running
+// anything), and a definition the caller gave is used as it is.
 //
 // Over stdio with no PrepareArgs the definition is not needed: the call
 // goes straight out, and the list is fetched only to explain a failure for
@@ -128,23 +136,36 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 		return c.callToolDirect(ctx, name, args, co)
 	}
 	for attempt := 0; ; attempt++ {
-		fromCache := false
-		list, err := c.ListWith(ctx, "tools/list", "tools", "", true, &CallOptions{Refresh: attempt > 0, FromCache: &fromCache})
+		fromCache, stale := false, false
+		list, err := c.ListWith(ctx, "tools/list", "tools", "", true,
+			&CallOptions{Refresh: attempt > 0, Hint: attempt == 0, FromCache: &fromCache, Stale: &stale})
 		if err != nil {
+			if attempt == 0 && fromCache && ctx.Err() == nil {
+				// A later page the cache did not hold, fetched with a
+				// cursor from a stale one: start again from the server.
+				c.logf("cache: tools/list from the cache could not be completed: fetching it again")
+				continue
+			}
 			return nil, err
 		}
 		retry := attempt == 0 && fromCache
 		tool, err := FindTool(list, name)
 		if err != nil {
 			if retry {
+				c.logf("cache: the cached tools/list has no tool %q: fetching it again", name)
 				continue // a tool added since the list was cached
 			}
 			return nil, err
 		}
 		res, sent, err := c.callWith(ctx, name, tool, args, co)
+		if !sent && retry && stale {
+			c.logf("cache: the arguments of tools/call %q are refused by the stale tools/list: fetching it again", name)
+			continue
+		}
 		var rpc *RPCError
 		if sent && attempt == 0 && errors.As(err, &rpc) &&
-			(rpc.Code == CodeHeaderMismatch || (fromCache && rpc.Code == CodeInvalidParams)) {
+			(rpc.Code == CodeHeaderMismatch || (retry && rpc.Code == CodeInvalidParams)) {
+			c.logf("cache: tools/call %q refused (%d) before it ran: fetching tools/list again and retrying once", name, rpc.Code)
 			continue // the definition changed under us: fetch it again, once
 		}
 		return res, err

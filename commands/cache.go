@@ -89,10 +89,13 @@ func cacheCommand(f *Factory) *cli.Command {
 		Name:  "cache",
 		Usage: "show or empty the cache of results (ttlMs / cacheScope)",
 		Description: "server/discover, tools/list, prompts/list, resources/list, resources/templates/list and\n" +
-			"resources/read results are kept on disk while their ttlMs says they are fresh.\n" +
-			"The cache lives in $MCPCTL_CACHE_DIR, else $XDG_CACHE_HOME/mcpctl/results. Legacy servers give\n" +
-			"no ttlMs: their results are cached only with --cache-ttl. Each server's era (modern or\n" +
-			"legacy, found by the first contact) is remembered in its eras/ folder; clear forgets both.",
+			"resources/read results answer from disk while their ttlMs says they are fresh. Lists are\n" +
+			"kept whatever their ttlMs (0, or none, as legacy servers send): a stale one is never an\n" +
+			"answer, but tools call builds its call from it (retrying once after a fresh tools/list if\n" +
+			"the server proves it wrong), and completion reads it. Legacy results are fresh only with\n" +
+			"--cache-ttl. The cache lives in $MCPCTL_CACHE_DIR, else $XDG_CACHE_HOME/mcpctl/results.\n" +
+			"Each server's era (modern or legacy, found by the first contact) is remembered in its\n" +
+			"eras/ folder; clear forgets both.",
 		Subcommands: []*cli.Command{newCmdCacheList(f, nil), newCmdCacheClear(f, nil)},
 	}
 }

@@ -17,8 +17,8 @@ func newCmdCompletion(f *Factory, runF func(*completionOptions) error) *cli.Comm
 		Description: "The script completes commands, flags and server names, and for the server on the line\n" +
 			"tool names, prompt names, resource URIs and argument keys (location=, units= with its enum\n" +
 			"values) from the result cache: earlier tools/list, prompts/list and resources/list answers.\n" +
-			"It never reaches a server. Legacy servers' lists are cached only with --cache-ttl (or\n" +
-			"cacheTTL in the config's defaults). A server's names go in as one literal, quoted word each;\n" +
+			"It never reaches a server. Lists are kept whatever their ttlMs (stale ones too, legacy\n" +
+			"servers' too). A server's names go in as one literal, quoted word each;\n" +
 			"names with line breaks or control characters are not offered. 'make install' puts the\n" +
 			"scripts where shells find them.",
 		Action: actionOf(func(c *cli.Context) (*completionOptions, error) {

@@ -19,11 +19,12 @@ import (
 // era nor the cache is written.
 
 // dryToolCall shows a tools/call as CallTool would send it. The tool's
-// definition comes from the cached tools/list only: fetching it would
-// send a request. Without it the arguments are shown as given, and a note
+// definition comes from the cached tools/list only, fresh or stale (a
+// real run builds its call from a stale one too): fetching it would send
+// a request. Without it the arguments are shown as given, and a note
 // on stderr says so.
 func (s *session) dryToolCall(ctx context.Context, name string, args json.RawMessage, co *client.CallOptions) (json.RawMessage, error) {
-	list, err := s.client.ListWith(ctx, "tools/list", "tools", "", true, &client.CallOptions{CacheOnly: true})
+	list, err := s.client.ListWith(ctx, "tools/list", "tools", "", true, &client.CallOptions{CacheOnly: true, Hint: true})
 	if err == nil {
 		tool, ferr := client.FindTool(list, name)
 		if ferr == nil {

@@ -51,18 +51,38 @@ type root struct{ URI, Name string }
 // continuation document that `mcpctl resume` answers later. Roots and
 // sampling need their flags; the tasks extension is on unless --no-tasks.
 func (ic *inputConfig) capabilities(tasks bool) json.RawMessage {
+	return clientCapabilities(len(ic.roots) > 0, len(ic.samplingCmd) > 0, tasks)
+}
+
+func clientCapabilities(roots, sampling, tasks bool) json.RawMessage {
 	caps := ojson.Members{}
 	caps.Set("elicitation", json.RawMessage(`{"form":{},"url":{}}`))
-	if len(ic.roots) > 0 {
+	if roots {
 		caps.Set("roots", json.RawMessage(`{}`))
 	}
-	if len(ic.samplingCmd) > 0 {
+	if sampling {
 		caps.Set("sampling", json.RawMessage(`{}`))
 	}
 	if tasks {
 		caps.Set("extensions", json.RawMessage(`{"`+client.TasksExtension+`":{}}`))
 	}
 	return caps.JSON()
+}
+
+// capabilityDigests are the cache key digests (client.CapabilitiesDigest)
+// of every clientCapabilities object mcpctl may declare, the default
+// first (tasks, no roots, no sampling): shell completion, which does not
+// know which flags a config file adds, takes a list from any of them.
+func capabilityDigests() []string {
+	var out []string
+	for _, tasks := range []bool{true, false} {
+		for _, roots := range []bool{false, true} {
+			for _, sampling := range []bool{false, true} {
+				out = append(out, client.CapabilitiesDigest(clientCapabilities(roots, sampling, tasks)))
+			}
+		}
+	}
+	return out
 }
 
 // inputHandler implements client.InputHandler.

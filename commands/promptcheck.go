@@ -17,8 +17,9 @@ import (
 // prompts get is checked before it is sent, as tools call is: the prompt
 // must be one prompts/list names, its required arguments given and every
 // argument one it declares. The list is one more request, or none when
-// the cache holds it fresh; a cached list that disagrees is fetched again,
-// once, before anything is refused.
+// the cache holds it, fresh or stale (a hint: the server still checks);
+// a cached list that disagrees is fetched again, once, before anything is
+// refused.
 
 // promptDef is what prompts/list says of one prompt.
 type promptDef struct {
@@ -36,7 +37,7 @@ type promptDef struct {
 func (s *session) checkPrompt(ctx context.Context, name string, args json.RawMessage, allowExtra bool) error {
 	for attempt := 0; ; attempt++ {
 		fromCache := false
-		list, err := s.client.ListWith(ctx, "prompts/list", "prompts", "", true, &client.CallOptions{Refresh: attempt > 0, FromCache: &fromCache})
+		list, err := s.client.ListWith(ctx, "prompts/list", "prompts", "", true, &client.CallOptions{Refresh: attempt > 0, Hint: attempt == 0, FromCache: &fromCache})
 		var rpc *client.RPCError
 		var proto *client.ProtocolError
 		if errors.As(err, &rpc) || errors.As(err, &proto) {

@@ -127,7 +127,7 @@ func (s *session) nearURIs(uri string) []string {
 		return nil
 	}
 	var uris []string
-	for _, item := range cache.CachedItems(s.serverID, s.credentialID, "resources/list", "resources") {
+	for _, item := range cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, capabilityDigests()...), "resources/list", "resources") {
 		var r struct {
 			URI string `json:"uri"`
 		}

@@ -353,7 +353,7 @@ func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessa
 	if err != nil {
 		return nil
 	}
-	return cache.CachedItems(ep.serverID(), credentialID(ep.header), method, key)
+	return cache.CachedItems(ep.serverID(), credentialID(ep.header), capabilityDigests(), method, key)
 }
 
 func (c *completer) cachedNames(st *argLine, method, key, field string) []candidate {

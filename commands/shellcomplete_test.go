@@ -52,12 +52,14 @@ func completeFixture(t *testing.T) *testEnv {
 	return e
 }
 
-// putCached stores a result in the cache as an earlier call would have.
+// putCached stores a result in the cache as an earlier call would have
+// (declaring the default capabilities).
 func (e *testEnv) putCached(server, method, result string) {
 	t := e.t
 	t.Helper()
 	cache := &client.Cache{Dir: e.Getenv("MCPCTL_CACHE_DIR"), Version: version()}
-	k := client.CacheKey{Server: server, Version: client.LatestVersion, Method: method, Params: "{}"}
+	k := client.CacheKey{Server: server, Version: client.LatestVersion, Method: method, Params: "{}",
+		Caps: client.CapabilitiesDigest(clientCapabilities(false, false, true))}
 	if err := cache.Put(k, json.RawMessage(result)); err != nil {
 		t.Fatal(err)
 	}

@@ -106,6 +106,9 @@ func (s *server) handle(req request) reply {
 	if s.mode == "evolving" {
 		return s.evolving(req, n)
 	}
+	if r, ok := s.stale(req); ok { // issue 16, item 3 (stale.go)
+		return r
+	}
 	if strings.HasPrefix(s.mode, "listen") {
 		return s.listen(req)
 	}
@@ -269,6 +272,7 @@ func Modes() string {
 		"schemas",     // issue 14, item 1 (schemas.go)
 		"legacytyped", // issue 15, item 1 (legacytyped.go)
 		"slowexit",    // issue 16, item 4 (slowexit.go)
+		"stale",       // issue 16, item 3 (stale.go)
 	}, ", ")
 }
 

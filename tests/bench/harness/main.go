@@ -103,6 +103,10 @@ func main() {
 		children.killAll()
 		os.Exit(130)
 	}()
+	run := run
+	if *latencyMode {
+		run = runLatency
+	}
 	err := run()
 	children.killAll()
 	if err != nil {
@@ -353,7 +357,13 @@ type server struct {
 
 func startDemo() (*server, error) {
 	// A long TTL so the warm cache cannot expire during the run.
-	cmd := exec.Command(*demoBin, "--http", "127.0.0.1:0", "--ttl-ms", longTTL)
+	return startDemoTTL(longTTL)
+}
+
+// startDemoTTL starts the demo on Streamable HTTP with ttlMs on its
+// cacheable results.
+func startDemoTTL(ttl string) (*server, error) {
+	cmd := exec.Command(*demoBin, "--http", "127.0.0.1:0", "--ttl-ms", ttl)
 	cmd.Env = childEnv()
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
@@ -456,9 +466,10 @@ type wireRequest struct {
 }
 
 // httpRequest asks mcpctl --dry-run what it would send, so the curl
-// baseline sends the same bytes.
-func httpRequest(serverURL string) (wireRequest, error) {
-	r, err := job{argv: []string{*mcpctlBin, "--url", serverURL, "--dry-run", "tools", "call", "weather_current", "location=SF"}, env: childEnv()}.run()
+// baseline sends the same bytes; env adds to its environment (the cache
+// directory whose tool list types the arguments).
+func httpRequest(serverURL string, env ...string) (wireRequest, error) {
+	r, err := job{argv: []string{*mcpctlBin, "--url", serverURL, "--dry-run", "tools", "call", "weather_current", "location=SF"}, env: childEnv(env...)}.run()
 	if err != nil {
 		return wireRequest{}, err
 	}
