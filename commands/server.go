@@ -300,7 +300,7 @@ func applyDefaults(c *cli.Context) error {
 		return err
 	}
 	for _, d := range own.Defaults {
-		if d.Flag == "server" || c.IsSet(d.Flag) {
+		if d.Flag == "server" || d.Flag == "keepAlive" || c.IsSet(d.Flag) {
 			continue
 		}
 		if err := c.Set(d.Flag, d.Value); err != nil || !validDefault(d.Flag, d.Value) {

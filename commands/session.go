@@ -42,6 +42,11 @@ type session struct {
 	input    *inputHandler
 	pageable bool // the command has --cursor: a listing may be paged by hand
 	dryOut   *dryRunPrinter
+	// ks is the connection to a running session of this server
+	// (keepalive_dial.go) until dial takes it; viaSession says the
+	// server is reached through one.
+	ks         *ksConn
+	viaSession bool
 }
 
 // connSettings is how a session reaches its server, resolved once from
@@ -104,7 +109,11 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	if s.connSettings, err = resolveSettings(c, f, ep); err != nil {
 		return nil, err
 	}
-	if s.http {
+	s.ks = s.keepalive(c)
+	var hello ksHello
+	if s.ks != nil {
+		s.viaSession, hello = true, s.ks.hello
+	} else if s.http {
 		if s.insecure {
 			fmt.Fprintln(ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
@@ -182,6 +191,9 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	if err := s.eraOptions(c, &opts); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if s.viaSession {
+		sessionOptions(hello, &opts)
 	}
 	s.opts = opts
 	s.opts.Reopen = s.reopen
@@ -376,6 +388,19 @@ func (s *session) dial() (client.Transport, func(), error) {
 		t, err := s.f.Transport(st)
 		return t, func() {}, err
 	}
+	if s.viaSession {
+		return s.dialKeepalive()
+	}
+	t, closeT, err := s.dialServer()
+	if err == nil && s.f.tap != nil {
+		t = s.f.tap(t)
+	}
+	return t, closeT, err
+}
+
+// dialServer is dial's transport to the server itself.
+func (s *session) dialServer() (client.Transport, func(), error) {
+	st := s.connSettings
 	var trace client.Tracer
 	if st.trace {
 		trace = newTracer(s.ios.ErrOut)

@@ -26,6 +26,7 @@ type Endpoint struct {
 	ProtocolVersion string
 	Timeout         time.Duration
 	Roots           []string
+	KeepAlive       time.Duration
 	// Auth is the entry's auth settings, expanded (bearer is also in
 	// Headers already).
 	Auth []KV
@@ -85,7 +86,7 @@ func (s *Server) Resolve(env Env) (*Endpoint, error) {
 	ep := &Endpoint{
 		Name: s.Name, Source: s.Source, Type: s.Type,
 		URL: r.URL, Headers: r.Headers, Cwd: r.Cwd, Roots: r.Roots,
-		ProtocolVersion: r.ProtocolVersion, Timeout: s.Timeout,
+		ProtocolVersion: r.ProtocolVersion, Timeout: s.Timeout, KeepAlive: s.KeepAlive,
 	}
 	if r.Command != "" {
 		ep.Argv = r.Argv()

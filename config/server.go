@@ -66,6 +66,9 @@ type Server struct {
 	ProtocolVersion string
 	Timeout         time.Duration // 0: not set
 	Roots           []string
+	// KeepAlive: the first use starts a session, which ends after this
+	// long unused (0: none; docs/sessions.md).
+	KeepAlive time.Duration
 
 	// Problem, when set, makes the entry unusable: resolving it fails with
 	// this message (mcpctl's own file keeps such entries so that the error

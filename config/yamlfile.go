@@ -40,15 +40,15 @@ type Default struct {
 var defaultKeys = map[string]string{
 	"output": "output", "timeout": "timeout", "cacheTTL": "cache-ttl",
 	"probeTimeout": "probe-timeout", "progress": "progress", "logLevel": "log-level",
-	"server": "server",
+	"server": "server", "keepAlive": "keepAlive",
 }
 
 // defaultKeyNames lists the keys the defaults section accepts.
 func defaultKeyNames() []string {
-	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server"}
+	return []string{"output", "timeout", "cacheTTL", "probeTimeout", "progress", "logLevel", "server", "keepAlive"}
 }
 
-var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
+var serverKeys = []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots", "keepAlive"}
 
 var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes"}
 
@@ -181,14 +181,9 @@ func (y *yamlFile) readServer(s *Server, m *yaml.Node) {
 		case "protocolVersion":
 			s.ProtocolVersion, err = scalar(v)
 		case "timeout":
-			var t string
-			if t, err = scalar(v); err == "" {
-				d, perr := time.ParseDuration(t)
-				if perr != nil || d < 0 {
-					err = fmt.Sprintf("is %q, not a duration like 30s or 2m", t)
-				}
-				s.Timeout = d
-			}
+			s.Timeout, err = duration(v)
+		case "keepAlive":
+			s.KeepAlive, err = duration(v)
 		case "args":
 			s.Args, err = scalars(v)
 		case "roots":
@@ -364,4 +359,17 @@ func yamlSyntaxError(file string, data []byte, err error) *SyntaxError {
 		se.Near = strings.TrimRight(lines[reported-1], "\r\n")
 	}
 	return se
+}
+
+// duration reads a duration like 30s or 2m.
+func duration(v *yaml.Node) (time.Duration, string) {
+	t, err := scalar(v)
+	if err != "" {
+		return 0, err
+	}
+	d, perr := time.ParseDuration(t)
+	if perr != nil || d < 0 {
+		return 0, fmt.Sprintf("is %q, not a duration like 30s or 2m", t)
+	}
+	return d, ""
 }
