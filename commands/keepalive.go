@@ -167,6 +167,9 @@ func startKeepalive(c *cli.Context, f *Factory, st *connSettings, idle time.Dura
 	}
 	defer r.Close()
 	cmd := exec.Command(exe, args...)
+	// Named as the program is, whatever the file is called (a test
+	// binary stands in for mcpctl by its name).
+	cmd.Args[0] = "mcpctl"
 	cmd.Env = f.Environ()
 	if wd, err := f.Getwd(); err == nil {
 		cmd.Dir = wd

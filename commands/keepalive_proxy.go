@@ -314,10 +314,10 @@ type ksClient struct {
 	watching atomic.Bool
 
 	mu    sync.Mutex
-	calls map[string]*ksCall                // its requests in flight, by its own id
-	asks  map[int64]chan *client.Message    // server requests put to it, by the id it was given
-	next  int64                             // the last such id
-	gone  chan struct{}                     // closed when the connection ends
+	calls map[string]*ksCall             // its requests in flight, by its own id
+	asks  map[int64]chan *client.Message // server requests put to it, by the id it was given
+	next  int64                          // the last such id
+	gone  chan struct{}                  // closed when the connection ends
 }
 
 // ksCall is one request of an invocation, relayed to the server.
