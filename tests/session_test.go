@@ -347,7 +347,7 @@ func TestSessionInterruptOne(t *testing.T) {
 func TestSessionServerCrash(t *testing.T) {
 	for era, v := range eras {
 		t.Run(era, func(t *testing.T) {
-			e := newKsEnv(t).with("MCPCTL_PROTOCOL_VERSION="+v)
+			e := newKsEnv(t).with("MCPCTL_PROTOCOL_VERSION=" + v)
 			pidFile := filepath.Join(t.TempDir(), "pid")
 			server := "sh -c 'echo $$ > " + pidFile + "; exec demo'"
 			e = e.with("MCPCTL_STDIO=" + server)
