@@ -562,3 +562,49 @@ func TestSessionKeepAlive(t *testing.T) {
 	}
 	e.must("session", "stop", "demo")
 }
+
+// TestSessionListen: listen works through a session, and what the server
+// says goes to every invocation listening (two here), while a third
+// invocation's call makes it speak.
+func TestSessionListen(t *testing.T) {
+	for era, v := range eras {
+		t.Run(era, func(t *testing.T) {
+			e := newKsEnv(t).with("MCPCTL_PROTOCOL_VERSION="+v, "MCPCTL_STDIO=demo")
+			e.must("session", "start")
+			var outs []*syncBuffer
+			var cmds []*exec.Cmd
+			var errs []*syncBuffer
+			for range 2 {
+				cmd, out, errb := e.cmd("--trace", "listen", "--tools", "--resource", "demo://counter", "--count", "2", "--timeout", "30s")
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				cmds, outs, errs = append(cmds, cmd), append(outs, out), append(errs, errb)
+			}
+			for _, errb := range errs {
+				// Subscribed (legacy) or acknowledged (modern): listening.
+				deadline := time.Now().Add(20 * time.Second)
+				for !strings.Contains(errb.String(), "resources/subscribe") && !strings.Contains(errb.String(), "subscriptions/acknowledged") {
+					if time.Now().After(deadline) {
+						t.Fatalf("the listener never subscribed:\n%s", errb.String())
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				if !strings.Contains(errb.String(), "# session: ") {
+					t.Errorf("listen did not go through the session:\n%s", errb.String())
+				}
+			}
+			time.Sleep(300 * time.Millisecond)
+			e.must("tools", "call", "toggle_tool")
+			e.must("tools", "call", "touch_resource")
+			for i, cmd := range cmds {
+				if code := waitExit(t, cmd, 30*time.Second, errs[i]); code != 0 {
+					t.Errorf("listener %d: exit %d:\n%s", i, code, errs[i].String())
+				}
+				if !strings.Contains(outs[i].String(), "notifications/tools/list_changed") || !strings.Contains(outs[i].String(), "notifications/resources/updated") {
+					t.Errorf("listener %d heard:\n%s", i, outs[i].String())
+				}
+			}
+		})
+	}
+}
