@@ -108,8 +108,8 @@ func errorKinds() []errorKind {
 // notMet are error kinds declared in those packages that never reach
 // mcpctl's exit: why each is left out of the table.
 var notMet = map[string]string{
-	"mcptest.Error":       "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
-	"client.ErrNotCached": "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
+	"mcptest.Error":               "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
+	"client.ErrNotCached":         "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
 	"commands.unsafeSessionError": "an invocation warns and reaches the server itself; session commands refuse it as a UsageError",
 }
 

@@ -117,6 +117,8 @@ func checkSocket(path string) error {
 		return &unsafeSessionError{fmt.Sprintf("%s is not a socket; remove it", path)}
 	case ownerOf(fi) != os.Getuid():
 		return &unsafeSessionError{fmt.Sprintf("the session socket %s belongs to another user; mcpctl does not use it", path)}
+	case fi.Mode().Perm()&0o077 != 0:
+		return &unsafeSessionError{fmt.Sprintf("the session socket %s is open to others (mode %04o); mcpctl does not use it (remove it)", path, fi.Mode().Perm())}
 	}
 	return nil
 }

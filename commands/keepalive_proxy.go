@@ -95,12 +95,13 @@ type ksProxy struct {
 
 // ksBackend is one connection to the server: one server process on stdio.
 type ksBackend struct {
-	s    *session
-	tap  *ksTap
-	era  client.EraInfo
-	init json.RawMessage // a legacy server's InitializeResult
-	once sync.Once
-	stop context.CancelFunc
+	s     *session
+	tap   *ksTap
+	era   client.EraInfo
+	init  json.RawMessage // a legacy server's InitializeResult
+	lists *ksLists        // its lists, while unchanged (keepalive_lists.go)
+	once  sync.Once
+	stop  context.CancelFunc
 }
 
 func newKsProxy(f *Factory, c *cli.Context, paths ksPaths, name, server string, idle time.Duration) *ksProxy {
@@ -127,6 +128,9 @@ func (p *ksProxy) connect(ctx context.Context) (*ksBackend, error) {
 		return nil, s.explain(err)
 	}
 	be := &ksBackend{s: s, tap: tap, era: s.client.Era(), init: s.client.InitializeResult()}
+	if be.era.Era == client.EraLegacy {
+		be.lists = newKsLists(be.init)
+	}
 	wctx, stop := context.WithCancel(context.Background())
 	be.stop = stop
 	if watch := tap.current().Capabilities().Watch; watch != nil {
@@ -158,6 +162,13 @@ func (p *ksProxy) backend(ctx context.Context) (*ksBackend, error) {
 	}
 	fmt.Fprintln(p.f.IOStreams.ErrOut, "mcpctl: session: starting the server again")
 	return p.connect(ctx)
+}
+
+// backendNow is the connection to the server, nil when it is gone.
+func (p *ksProxy) backendNow() *ksBackend {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.be
 }
 
 // lost forgets a backend whose server is gone and shuts it down.
@@ -269,6 +280,12 @@ func (p *ksProxy) touch() {
 // updates) to every invocation listening. Progress and a modern
 // subscription's notifications belong to a request: they travel with it.
 func (p *ksProxy) fanOut(n client.Notification) {
+	p.mu.Lock()
+	be := p.be
+	p.mu.Unlock()
+	if be != nil {
+		be.lists.saw(n.Method)
+	}
 	if n.Method == "notifications/progress" || metaValue(n.Params, client.SubscriptionIDKey) != nil {
 		return
 	}
@@ -455,6 +472,15 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 		cl.mu.Unlock()
 		p.touch()
 	}()
+	if be := p.backendNow(); be != nil {
+		// A list the server has not announced a change of since it gave
+		// it: no need to wait for, or bother, the server.
+		if res := be.lists.get(be.lists.key(msg.Method, msg.Params)); res != nil {
+			p.served.Add(1)
+			cl.send(responseOf(msg.ID, res))
+			return
+		}
+	}
 	if p.serial != nil {
 		select {
 		case p.serial <- struct{}{}:
@@ -473,6 +499,7 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 	if version == "" || be.era.Era == client.EraLegacy {
 		version = be.era.Version
 	}
+	listKey := be.lists.key(msg.Method, msg.Params)
 	req := &client.Request{ID: call.id, Method: msg.Method, Params: params, Version: version, Legacy: be.era.Era == client.EraLegacy}
 	p.mu.Lock()
 	p.inflight = append(p.inflight, call)
@@ -499,6 +526,7 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 	case resp.Error != nil:
 		cl.send(errorOf(msg.ID, resp.Error))
 	default:
+		be.lists.put(listKey, resp.Result)
 		cl.send(responseOf(msg.ID, resp.Result))
 	}
 }
@@ -515,6 +543,9 @@ func (cl *ksClient) fail(id json.RawMessage, err error) {
 // reaches every request in flight: a progress or subscription
 // notification is passed on only by the request it names.
 func (call *ksCall) notify(n client.Notification) {
+	if be := call.cl.p.backendNow(); be != nil {
+		be.lists.saw(n.Method)
+	}
 	params := n.Params
 	mine := strconv.FormatInt(call.id, 10)
 	if n.Method == "notifications/progress" {
