@@ -113,7 +113,8 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	var hello ksHello
 	if s.ks != nil {
 		s.viaSession, hello = true, s.ks.hello
-	} else if s.http {
+	}
+	if s.http {
 		if s.insecure {
 			fmt.Fprintln(ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
 		}
@@ -122,7 +123,7 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 				return nil, err
 			}
 		}
-	} else if !s.dryRun {
+	} else if !s.dryRun && !s.viaSession {
 		// mcpctl is a short-lived command, so it may adopt the orphans of
 		// the servers it starts (process-wide): a daemon a server forked
 		// off is then still found and ended at exit. Where the kernel
