@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -231,8 +232,8 @@ func passFlags(c *cli.Context) []string {
 	var args []string
 	for _, fl := range globalFlags() {
 		name := fl.Names()[0]
-		if skip[name] || !c.IsSet(name) {
-			continue
+		if skip[name] || !c.IsSet(name) || (name == "answers" && c.String(name) == "-") {
+			continue // (the session process reads no stdin)
 		}
 		switch fl.(type) {
 		case *cli.StringSliceFlag:
@@ -280,6 +281,9 @@ func newCmdSessionServe(f *Factory, runF func(*sessionServeOptions) error) *cli.
 func runSessionServe(o *sessionServeOptions) error {
 	var ready io.WriteCloser = nopWriteCloser{io.Discard}
 	if o.readyFD >= 0 {
+		// Not for the server to inherit: the starter waits for this
+		// pipe's line, or its end.
+		closeOnExec(o.readyFD)
 		ready = os.NewFile(uintptr(o.readyFD), "ready")
 	}
 	report := func(v any) {
@@ -551,6 +555,14 @@ func stopSession(p ksPaths) (*ksHello, error) {
 	_, hello, err := ksRequest(p, ksStopMethod)
 	if hello == nil {
 		return nil, err
+	}
+	if err != nil {
+		// It answered the hello but not the stop: SIGTERM stops it the
+		// same way. (The pid is that of the process behind a socket
+		// checked to be ours, peer included.)
+		if proc, ferr := os.FindProcess(hello.PID); ferr == nil {
+			_ = proc.Signal(syscall.SIGTERM)
+		}
 	}
 	// The session shuts its server down in order (as a one-shot run does,
 	// up to the kill): wait for that.

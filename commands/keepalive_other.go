@@ -17,3 +17,4 @@ func lockSession(string) (*os.File, error) { return nil, errKeepaliveUnsupported
 func detached() *syscall.SysProcAttr       { return nil }
 func restrictUmask()                       {}
 func peerOf(net.Conn) (int, error)         { return -1, errKeepaliveUnsupported }
+func closeOnExec(int)                      {}

@@ -44,6 +44,9 @@ func lockSession(path string) (*os.File, error) {
 // so that the terminal's Ctrl-C and hangup never reach it.
 func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
 
+// closeOnExec keeps fd from the processes this one starts.
+func closeOnExec(fd int) { syscall.CloseOnExec(fd) }
+
 // restrictUmask makes files the session process creates (the socket)
 // its user's only.
 func restrictUmask() { syscall.Umask(0o077) }

@@ -133,7 +133,12 @@ func (p *ksProxy) connect(ctx context.Context) (*ksBackend, error) {
 	}
 	wctx, stop := context.WithCancel(context.Background())
 	be.stop = stop
-	if watch := tap.current().Capabilities().Watch; watch != nil {
+	// A stdio server's death ends its notifications: that is how the
+	// session learns of it between requests. (An HTTP server's event
+	// stream may break and be resumed; its session is given up only when
+	// the server says it no longer knows it.)
+	if caps := tap.current().Capabilities(); caps.Watch != nil && caps.Binding == client.BindingStdio {
+		watch := caps.Watch
 		go func() {
 			if err := watch(wctx, p.fanOut); err != nil && wctx.Err() == nil {
 				p.lost(be, err)
@@ -517,10 +522,10 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 	switch {
 	case ctx.Err() != nil:
 		// The invocation cancelled it, or hung up: it waits for nothing.
-	case err != nil && serverGone(err):
+	case err != nil && serverGone(err, be.tap.current().Capabilities().Binding):
 		p.lost(be, err)
 		cl.send(errorOf(msg.ID, &client.RPCError{Code: codeServerGone,
-			Message: "the server exited during the request; its state is gone (the session starts it again on the next request): " + oneLine(inOurWords(err))}))
+			Message: "the server is gone, and its state with it (the session starts it again on the next request): " + oneLine(inOurWords(err))}))
 	case err != nil:
 		cl.fail(msg.ID, err)
 	case resp.Error != nil:
@@ -677,12 +682,21 @@ func (tp *ksTap) route(ctx context.Context, method string, params json.RawMessag
 }
 
 // serverGone tells a failure that means the server (or the connection
-// that held its state) is gone from one of this request alone.
-func serverGone(err error) bool {
+// that held its state) is gone from one of this request alone: on stdio
+// a broken or closed connection (the process is gone, or is given up);
+// over HTTP the server saying it no longer knows the session (404). An
+// HTTP server that cannot be reached now may still know it later.
+func serverGone(err error, binding string) bool {
+	var expired *client.SessionExpiredError
+	if errors.As(err, &expired) {
+		return true
+	}
+	if binding != client.BindingStdio {
+		return false
+	}
 	var conn *client.ConnError
 	var proto *client.ProtocolError
-	var expired *client.SessionExpiredError
-	return errors.As(err, &conn) || errors.As(err, &proto) || errors.As(err, &expired) || errors.Is(err, io.EOF)
+	return errors.As(err, &conn) || errors.As(err, &proto) || errors.Is(err, io.EOF)
 }
 
 // rewriteRequest puts the session's id in place of the invocation's

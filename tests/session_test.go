@@ -365,7 +365,7 @@ func TestSessionServerCrash(t *testing.T) {
 			}
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			code := waitExit(t, a, 20*time.Second, aerr)
-			if code != 3 || !strings.Contains(aerr.String(), "its state is gone") {
+			if code != 3 || !strings.Contains(aerr.String(), "its state with it") {
 				t.Errorf("in-flight call: exit %d, want 3 and 'its state is gone':\n%s", code, aerr.String())
 			}
 			out, _ := e.must("resources", "read", "demo://counter")
