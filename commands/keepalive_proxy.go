@@ -207,7 +207,9 @@ func (p *ksProxy) serve(ctx context.Context, l net.Listener) {
 			conn.Close()
 			continue
 		}
-		cl := &ksClient{p: p, conn: conn, calls: map[string]*ksCall{}, asks: map[int64]chan *client.Message{}, gone: make(chan struct{})}
+		cl := &ksClient{p: p, conn: conn, calls: map[string]*ksCall{}, asks: map[int64]chan *client.Message{},
+			gone: make(chan struct{}), out: make(chan []byte, ksQueue)}
+		go cl.writer()
 		p.mu.Lock()
 		p.clients[cl] = true
 		p.lastUse = time.Now()
@@ -262,7 +264,7 @@ func (p *ksProxy) stop(why string) {
 		_ = os.Remove(p.paths.socket())
 		_ = os.Remove(p.paths.record())
 		for cl := range clients {
-			cl.conn.Close()
+			cl.drainAndClose()
 		}
 		if be != nil {
 			be.once.Do(func() {
@@ -332,7 +334,8 @@ func (p *ksProxy) status() json.RawMessage {
 type ksClient struct {
 	p        *ksProxy
 	conn     net.Conn
-	wmu      sync.Mutex
+	out      chan []byte  // lines to write, in order (writer)
+	unsent   atomic.Int64 // lines queued and not yet written
 	watching atomic.Bool
 
 	mu    sync.Mutex
@@ -351,11 +354,50 @@ type ksCall struct {
 	cancel context.CancelFunc
 }
 
+// ksQueue is how many lines may wait for one invocation to read them.
+const ksQueue = 4096
+
+// send queues a line for the invocation. One that stops reading must not
+// hold up the server's other invocations: when its queue is full, or a
+// write waits 30s, its connection is closed (its requests then end with
+// exit 3).
 func (cl *ksClient) send(line []byte) {
-	cl.wmu.Lock()
-	defer cl.wmu.Unlock()
-	_ = cl.conn.SetWriteDeadline(time.Now().Add(30 * time.Second))
-	_, _ = cl.conn.Write(append(append(make([]byte, 0, len(line)+1), line...), '\n'))
+	cl.unsent.Add(1)
+	select {
+	case cl.out <- append(append(make([]byte, 0, len(line)+1), line...), '\n'):
+	case <-cl.gone:
+		cl.unsent.Add(-1)
+	default:
+		cl.unsent.Add(-1)
+		cl.conn.Close()
+	}
+}
+
+// drainAndClose closes the connection once what was queued for it is
+// written (the answer to a stop), or after a second.
+func (cl *ksClient) drainAndClose() {
+	deadline := time.Now().Add(time.Second)
+	for cl.unsent.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cl.conn.Close()
+}
+
+func (cl *ksClient) writer() {
+	for {
+		select {
+		case line := <-cl.out:
+			_ = cl.conn.SetWriteDeadline(time.Now().Add(30 * time.Second))
+			_, err := cl.conn.Write(line)
+			cl.unsent.Add(-1)
+			if err != nil {
+				cl.conn.Close()
+				return
+			}
+		case <-cl.gone:
+			return
+		}
+	}
 }
 
 // run reads the invocation's messages until it hangs up; its requests in
