@@ -213,7 +213,13 @@ func TestSessionKeepsState(t *testing.T) {
 			if !strings.Contains(out, "count: 0") {
 				t.Errorf("--no-session reached the session's server: %s", out)
 			}
-			e.must("session", "stop", "--all")
+			_, errs = e.must("session", "stop", "--all")
+			if !strings.Contains(errs, "stopped session") {
+				t.Errorf("session stop: %s", errs)
+			}
+			if files, _ := os.ReadDir(e.sessionsDir()); len(files) != 0 {
+				t.Errorf("left behind after stop: %v", files)
+			}
 		})
 	}
 }
