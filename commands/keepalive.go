@@ -38,7 +38,9 @@ func keepaliveCommand(f *Factory) *cli.Command {
 			"every mcpctl command naming the same server goes through it (--no-session bypasses it;\n" +
 			"--trace says '# session: NAME (pid N)'), and the server's state lives from one command to the\n" +
 			"next. A server entry with 'keepAlive: 10m' (or defaults.keepAlive) starts its session on first\n" +
-			"use. The socket lives in $XDG_RUNTIME_DIR/mcpctl/sessions (else the state directory).",
+			"use. Many commands may use one session at once (a legacy server is sent one request at a\n" +
+			"time, so that its questions reach the right command). The socket lives in\n" +
+			"$XDG_RUNTIME_DIR/mcpctl/sessions (else the state directory's sessions/); Linux and macOS only.",
 		Subcommands: []*cli.Command{
 			newCmdSessionStart(f, nil), newCmdSessionList(f, nil), newCmdSessionStop(f, nil),
 			newCmdSessionLogs(f, nil), newCmdSessionServe(f, nil),

@@ -94,3 +94,33 @@ func TestSessionDirChecks(t *testing.T) {
 		t.Errorf("a private folder: %v", err)
 	}
 }
+
+// A legacy server's list is remembered only when the server declared it
+// announces changes, per params (not _meta), and forgotten at the
+// announcement.
+func TestSessionLists(t *testing.T) {
+	t.Parallel()
+	l := newKsLists(json.RawMessage(`{"capabilities":{"tools":{"listChanged":true},"prompts":{}}}`))
+	k := l.key("tools/list", json.RawMessage(`{"_meta":{"progressToken":5}}`))
+	if k == "" || k != l.key("tools/list", nil) || k == l.key("tools/list", json.RawMessage(`{"cursor":"2"}`)) {
+		t.Errorf("keys: %q %q", k, l.key("tools/list", nil))
+	}
+	if l.key("prompts/list", nil) != "" || l.key("tools/call", nil) != "" {
+		t.Error("remembered a list whose changes are not announced, or a call")
+	}
+	l.put(k, json.RawMessage(`{"tools":[]}`))
+	if string(l.get(k)) != `{"tools":[]}` {
+		t.Errorf("get: %s", l.get(k))
+	}
+	l.saw("notifications/prompts/list_changed")
+	if l.get(k) == nil {
+		t.Error("another list's change forgot tools/list")
+	}
+	l.saw("notifications/tools/list_changed")
+	if l.get(k) != nil {
+		t.Error("tools/list_changed did not forget tools/list")
+	}
+	if newKsLists(nil).key("tools/list", nil) != "" {
+		t.Error("a modern server's lists are remembered")
+	}
+}
