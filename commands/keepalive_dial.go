@@ -61,11 +61,15 @@ func (s *session) keepalive(c *cli.Context) *ksConn {
 		_, err = startKeepalive(c, s.f, s.connSettings, keep, "")
 		var se *sessionError
 		if errors.As(err, &se) && se.Code == ExitUsage {
-			err = nil // another invocation started it first
-		}
-		if err == nil {
+			// Another invocation is starting it: wait for that.
+			kc, err = awaitSession(p, 30*time.Second)
+		} else if err == nil {
 			kc, err = dialSession(p)
-		} else {
+		}
+		if kc == nil && err == nil {
+			err = errors.New("the session did not start")
+		}
+		if err != nil {
 			// The one-shot run that follows says what is wrong, in its
 			// usual words.
 			if s.trace {
@@ -92,6 +96,24 @@ func (s *session) keepalive(c *cli.Context) *ksConn {
 		fmt.Fprintf(s.ios.ErrOut, "# session: %s (pid %d)\n", output.SanitizeLine(kc.hello.Name), kc.hello.PID)
 	}
 	return kc
+}
+
+// awaitSession waits for a session another process is starting: until its
+// socket answers, or its starter lets the lock go without one.
+func awaitSession(p ksPaths, limit time.Duration) (*ksConn, error) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		kc, err := dialSession(p)
+		if kc != nil || err != nil {
+			return kc, err
+		}
+		if l, err := lockSession(p.lock()); err == nil {
+			l.Close() // nobody is starting it any more
+			return dialSession(p)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil, nil
 }
 
 // keepAliveFor is the keepAlive duration the server's entry (or the

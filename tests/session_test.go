@@ -567,6 +567,25 @@ func TestSessionKeepAlive(t *testing.T) {
 		t.Errorf("idle timeout: %s", out)
 	}
 	e.must("session", "stop", "demo")
+
+	// Two first uses at once: one session starts, both go through it.
+	a, aout, aerr := e.cmd("-s", "demo", "tools", "call", "touch_resource")
+	b, bout, berr := e.cmd("-s", "demo", "tools", "call", "touch_resource")
+	if err := a.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if ca, cb := waitExit(t, a, 60*time.Second, aerr), waitExit(t, b, 60*time.Second, berr); ca != 0 || cb != 0 {
+		t.Fatalf("exit %d, %d:\n%s\n%s", ca, cb, aerr.String(), berr.String())
+	}
+	if got := aout.String() + bout.String(); !strings.Contains(got, "count: 1") || !strings.Contains(got, "count: 2") {
+		t.Errorf("two first uses at once did not share one session:\n%s", got)
+	}
+	if out, _ := e.must("session", "list", "--jq", ".sessions | length"); strings.TrimSpace(out) != "1" {
+		t.Errorf("sessions: %s", out)
+	}
 }
 
 // TestSessionListen: listen works through a session, and what the server
