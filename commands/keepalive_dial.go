@@ -21,7 +21,7 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// BindingSession names the transport of a session's socket.
+// bindingSession names the transport of a session's socket.
 const bindingSession = "session"
 
 // sessionError is what a session process answered in place of the
