@@ -523,6 +523,46 @@ func TestSessionBadInput(t *testing.T) {
 	})
 }
 
+// TestSessionPeerChecked: the session process checks the user of every
+// connection itself, whatever the folder's mode: another user's is closed
+// unanswered (no hello), and the session goes on serving its own.
+func TestSessionPeerChecked(t *testing.T) {
+	if os.Getuid() != 0 {
+		t.Skip("needs root to connect as another user")
+	}
+	py := "/usr/bin/python3" // the system's, which another user may run
+	if _, err := os.Stat(py); err != nil {
+		t.Skip("needs /usr/bin/python3 for a client of another user")
+	}
+	e := newKsEnv(t).with("MCPCTL_STDIO=demo")
+	e.must("session", "start")
+	sock := e.socketOf("demo")
+	// Open the way, as a careless chmod would.
+	for _, p := range []string{e.rt, filepath.Dir(e.sessionsDir()), e.sessionsDir()} {
+		_ = os.Chmod(p, 0o711)
+	}
+	_ = os.Chmod(sock, 0o666)
+	cmd := exec.Command(py, "-c", `import socket,sys
+s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(10)
+print(repr(s.recv(4096)))`, sock)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "b''" {
+		t.Errorf("another user's connection got %q (%v), want it closed unanswered", out, err)
+	}
+	for _, p := range []string{e.rt, filepath.Dir(e.sessionsDir()), e.sessionsDir()} {
+		_ = os.Chmod(p, 0o700)
+	}
+	_ = os.Chmod(sock, 0o600)
+	if out, _ := e.must("ping"); !strings.Contains(out, "{}") {
+		t.Errorf("the session stopped serving: %s", out)
+	}
+	logs, _ := e.must("session", "logs", strings.TrimSpace(sessionName(t, e)))
+	if !strings.Contains(logs, "refused a connection from user 65534") {
+		t.Errorf("log:\n%s", logs)
+	}
+}
+
 // TestSessionIdle: an unused session ends by itself after --idle, with
 // its server, leaving nothing behind.
 func TestSessionIdle(t *testing.T) {
