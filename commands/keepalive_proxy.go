@@ -352,6 +352,10 @@ type ksCall struct {
 	id     int64           // the session's id for it
 	token  json.RawMessage // the invocation's progress token, if any
 	cancel context.CancelFunc
+	// logs: log messages may be this request's. A modern server sends them
+	// only for a request that asked (a logLevel in its _meta); a legacy
+	// one for any, at the level set for the whole connection.
+	logs bool
 }
 
 // ksQueue is how many lines may wait for one invocation to read them.
@@ -548,6 +552,7 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 	}
 	listKey := be.lists.key(msg.Method, msg.Params)
 	req := &client.Request{ID: call.id, Method: msg.Method, Params: params, Version: version, Legacy: be.era.Era == client.EraLegacy}
+	call.logs = req.Legacy || metaValue(msg.Params, "io.modelcontextprotocol/logLevel") != nil
 	p.mu.Lock()
 	p.inflight = append(p.inflight, call)
 	p.mu.Unlock()
@@ -595,6 +600,9 @@ func (call *ksCall) notify(n client.Notification) {
 	}
 	params := n.Params
 	mine := strconv.FormatInt(call.id, 10)
+	if n.Method == "notifications/message" && !call.logs {
+		return // another request's, which asked for them
+	}
 	if n.Method == "notifications/progress" {
 		tok := topValue(params, ksProgressKey)
 		if string(tok) != mine && string(tok) != `"`+mine+`"` {

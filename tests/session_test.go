@@ -290,7 +290,7 @@ func TestSessionConcurrentProgress(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			e := newKsEnv(t).with("MCPCTL_PROTOCOL_VERSION="+v, "MCPCTL_STDIO=demo")
 			e.must("session", "start")
-			a, _, aerr := e.cmd("tools", "call", "long_job", "steps=3", "delay_ms=150", "--progress", "json")
+			a, _, aerr := e.cmd("tools", "call", "long_job", "steps=3", "delay_ms=150", "--progress", "json", "--log-level", "info")
 			b, _, berr := e.cmd("tools", "call", "long_job", "steps=5", "delay_ms=100", "--progress", "json")
 			if err := a.Start(); err != nil {
 				t.Fatal(err)
@@ -309,6 +309,14 @@ func TestSessionConcurrentProgress(t *testing.T) {
 			}
 			if n := strings.Count(berr.String(), `"total":5`); n != 5 || strings.Contains(berr.String(), `"total":3`) {
 				t.Errorf("b's progress (want 5 of 5, none of a's):\n%s", berr.String())
+			}
+			if !strings.Contains(aerr.String(), "[info] long_job: step 3 of 3 done") {
+				t.Errorf("a asked for log messages and got none:\n%s", aerr.String())
+			}
+			// A modern server's log messages belong to the request that
+			// asked for them (a legacy server's level is the connection's).
+			if era == "modern" && strings.Contains(berr.String(), "[info]") {
+				t.Errorf("b got a's log messages:\n%s", berr.String())
 			}
 		})
 	}
