@@ -28,6 +28,18 @@ import (
 
 const defaultIdle = 10 * time.Minute
 
+// checkLength refuses a socket path too long to listen on.
+func (p ksPaths) checkLength() error {
+	if n := len(p.socket()); n > maxSocketPath {
+		return usagef("the session socket's path %s is %d bytes long, more than a local socket's %d: set XDG_RUNTIME_DIR (or MCPCTL_STATE_DIR) to a shorter folder", p.socket(), n, maxSocketPath)
+	}
+	return nil
+}
+
+// maxSocketPath is the longest path a local socket may have everywhere
+// sessions work (sun_path: 108 bytes on Linux, 104 on macOS, with its NUL).
+const maxSocketPath = 103
+
 func keepaliveCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "session",
@@ -147,6 +159,9 @@ func startKeepalive(c *cli.Context, f *Factory, st *connSettings, idle time.Dura
 		return nil, usagef("%v", err)
 	}
 	p := ksPaths{dir: dir, id: ksID(st.serverID)}
+	if err := p.checkLength(); err != nil {
+		return nil, err
+	}
 	if kc, err := dialSession(p); err != nil {
 		return nil, usagef("%v", err)
 	} else if kc != nil {
@@ -310,6 +325,9 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(usagef("%v", err))
 	}
 	p := ksPaths{dir: dir, id: ksID(st.serverID)}
+	if err := p.checkLength(); err != nil {
+		return fail(err)
+	}
 	lock, err := lockSession(p.lock())
 	if errors.Is(err, errSessionLocked) {
 		return fail(&sessionError{Code: ExitUsage, Msg: fmt.Sprintf("%s already has a session starting or running: see 'mcpctl session list'", redactTarget(st))})

@@ -504,6 +504,20 @@ func TestSessionBadInput(t *testing.T) {
 			t.Errorf("session start: exit %d: %s", code, errs)
 		}
 	})
+	t.Run("socket path too long", func(t *testing.T) {
+		long := filepath.Join(t.TempDir(), strings.Repeat("x", 100))
+		if err := os.MkdirAll(long, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		e := newKsEnv(t).with("MCPCTL_STDIO=demo", "XDG_RUNTIME_DIR="+long)
+		_, errs, code := e.run("session", "start")
+		if code != 2 || !strings.Contains(errs, "set XDG_RUNTIME_DIR (or MCPCTL_STATE_DIR) to a shorter folder") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+		if out, _ := e.must("tools", "call", "touch_resource"); !strings.Contains(out, "count: 1") {
+			t.Errorf("a command without a session: %s", out)
+		}
+	})
 	t.Run("another user's socket", func(t *testing.T) {
 		if os.Getuid() != 0 {
 			t.Skip("needs root to give a socket to another user")
