@@ -123,8 +123,9 @@ func checkSocket(path string) error {
 	return nil
 }
 
-// ksRecord is what `session list` shows of a session that is not
-// answering (and the name and pid of one that is).
+// ksRecord is written beside a ready session's socket: `session list`
+// finds the sessions to ask by their records, and a person (or a test
+// ending sessions by pid) can read who is behind each socket.
 type ksRecord struct {
 	Name     string    `json:"name"`
 	Server   string    `json:"server"`
@@ -139,18 +140,6 @@ type ksRecord struct {
 func (r *ksRecord) write(path string) error {
 	data, _ := json.Marshal(r)
 	return atomicfile.Write(path, data)
-}
-
-func readRecord(path string) (*ksRecord, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r ksRecord
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
 }
 
 // ksHello is the first line a session process writes on every
