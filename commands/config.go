@@ -233,6 +233,9 @@ func serverJSON(s *config.Server) json.RawMessage {
 		str("timeout", config.FormatDuration(s.Timeout))
 	}
 	list("roots", s.Roots)
+	if s.KeepAlive > 0 {
+		str("keepAlive", config.FormatDuration(s.KeepAlive))
+	}
 	for _, st := range s.Settings {
 		str(st.Key, st.Value)
 	}

@@ -32,6 +32,25 @@ var examples = map[string][]string{
 	"auth token": {
 		"mcpctl --url https://mcp.example.com/mcp auth token",
 	},
+	"session": {
+		"mcpctl --stdio 'npx -y @modelcontextprotocol/server-everything' session start",
+		"mcpctl session list",
+	},
+	"session start": {
+		"mcpctl --stdio 'npx -y @modelcontextprotocol/server-everything' session start --idle 30m",
+		"mcpctl -s weather session start --replace",
+	},
+	"session list": {
+		"mcpctl session list",
+		"mcpctl session list --jq '.sessions[].name'",
+	},
+	"session stop": {
+		"mcpctl session stop weather",
+		"mcpctl session stop --all",
+	},
+	"session logs": {
+		"mcpctl session logs weather",
+	},
 	"ping": {
 		"mcpctl --stdio 'npx -y @modelcontextprotocol/server-everything' ping",
 	},

@@ -84,9 +84,12 @@ func ExitCode(err error) int {
 		expired   *client.SessionExpiredError
 		ackSlow   *client.AckTimeoutError
 	)
+	var ks *sessionError
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
 		return ExitOK
+	case errors.As(err, &ks):
+		return ks.Code // what the session process found, with its code
 	case errors.As(err, &waited) && waited.TimedOut():
 		return ExitConnection // --timeout ended the wait; the task keeps running
 	case errors.Is(err, context.Canceled):

@@ -49,6 +49,7 @@ func errorKinds() []errorKind {
 		{kind: "commands.hintError", err: &hintError{err: &client.ConnError{Msg: "refused"}, hint: "is it running?"}, code: ExitConnection, via: "adds a way out, keeps the cause's code"},
 		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
 		{kind: "commands.promptTimeoutError", err: &promptTimeoutError{after: time.Second}, code: ExitConnection},
+		{kind: "commands.sessionError", err: &sessionError{Msg: "login needed", Code: ExitAuth}, code: ExitAuth, via: "a session process's error, with the code it found"},
 		// client
 		{kind: "client.RPCError", err: &client.RPCError{Code: -32603, Message: "boom"}, code: ExitServerError},
 		{kind: "client.ConnError", err: &client.ConnError{Msg: "cannot reach"}, code: ExitConnection},
@@ -106,8 +107,9 @@ func errorKinds() []errorKind {
 // notMet are error kinds declared in those packages that never reach
 // mcpctl's exit: why each is left out of the table.
 var notMet = map[string]string{
-	"mcptest.Error":       "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
-	"client.ErrNotCached": "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
+	"mcptest.Error":               "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
+	"client.ErrNotCached":         "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
+	"commands.unsafeSessionError": "an invocation warns and reaches the server itself; session commands refuse it as a UsageError",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;

@@ -36,6 +36,9 @@ type Factory struct {
 	// place of the real HTTP and stdio transports: a test answers from the
 	// same process. nil: the real ones.
 	Transport func(*connSettings) (client.Transport, error)
+	// tap, set in a session process (keepalive_proxy.go), wraps the
+	// transports its held connection uses.
+	tap func(client.Transport) client.Transport
 }
 
 // ProcessFactory is the factory of this process: its environment, its

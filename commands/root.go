@@ -126,6 +126,7 @@ func topCommands() []topCommand {
 		{"tasks", tasksCommand},
 		{"listen", func(f *Factory) *cli.Command { return newCmdListen(f, nil) }},
 		{"resume", func(f *Factory) *cli.Command { return newCmdResume(f, nil) }},
+		{"session", keepaliveCommand},
 		{"auth", authCommand},
 		{"config", configCommand},
 		{"completion", func(f *Factory) *cli.Command { return newCmdCompletion(f, nil) }},
@@ -357,6 +358,7 @@ func globalFlags() []cli.Flag {
 		&cli.DurationFlag{Name: "max-timeout", Usage: "progress extends --timeout, up to `DURATION` in all (0: no cap)", Category: catServer},
 		&cli.StringFlag{Name: "log-level", Usage: "ask the server for log messages of at least `LEVEL` (debug … emergency)", EnvVars: []string{"MCPCTL_LOG_LEVEL"}, Category: catOutput},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
+		&cli.BoolFlag{Name: "no-session", Usage: "reach the server directly even when a session (mcpctl session) is running for it", EnvVars: []string{"MCPCTL_NO_SESSION"}, Category: catServer},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print what a real run would send (its era, tool typing and headers, from what earlier runs remembered and cached) and send nothing", Category: catDebug},
 	}, authFlags()...)
 }

@@ -339,7 +339,7 @@ func applyDefaults(c *cli.Context) error {
 		return err
 	}
 	for _, d := range own.Defaults {
-		if d.Flag == "server" || c.IsSet(d.Flag) {
+		if d.Flag == "server" || d.Flag == "keepAlive" || c.IsSet(d.Flag) {
 			continue
 		}
 		if settingProblem(d.Flag, d.Value) != "" || c.Set(d.Flag, d.Value) != nil {

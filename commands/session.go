@@ -43,6 +43,11 @@ type session struct {
 	input    *inputHandler
 	pageable bool // the command has --cursor: a listing may be paged by hand
 	dryOut   *dryRunPrinter
+	// ks is the connection to a running session of this server
+	// (keepalive_dial.go) until dial takes it; viaSession says the
+	// server is reached through one.
+	ks         *ksConn
+	viaSession bool
 }
 
 // connSettings is how a session reaches its server, resolved once from
@@ -110,6 +115,11 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	if s.connSettings, err = resolveSettings(c, f, ep); err != nil {
 		return nil, err
 	}
+	s.ks = s.keepalive(c)
+	var hello ksHello
+	if s.ks != nil {
+		s.viaSession, hello = true, s.ks.hello
+	}
 	if s.http {
 		if s.insecure {
 			fmt.Fprintln(ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
@@ -119,7 +129,7 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 				return nil, err
 			}
 		}
-	} else if !s.dryRun {
+	} else if !s.dryRun && !s.viaSession {
 		// mcpctl is a short-lived command, so it may adopt the orphans of
 		// the servers it starts (process-wide): a daemon a server forked
 		// off is then still found and ended at exit. Where the kernel
@@ -188,6 +198,9 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	if err := s.eraOptions(c, &opts); err != nil {
 		s.Close()
 		return nil, err
+	}
+	if s.viaSession {
+		sessionOptions(hello, &opts)
 	}
 	s.opts = opts
 	s.opts.Reopen = s.reopen
@@ -390,6 +403,19 @@ func (s *session) dial() (client.Transport, func(), error) {
 		t, err := s.f.Transport(st)
 		return t, func() {}, err
 	}
+	if s.viaSession {
+		return s.dialKeepalive()
+	}
+	t, closeT, err := s.dialServer()
+	if err == nil && s.f.tap != nil {
+		t = s.f.tap(t)
+	}
+	return t, closeT, err
+}
+
+// dialServer is dial's transport to the server itself.
+func (s *session) dialServer() (client.Transport, func(), error) {
+	st := s.connSettings
 	var trace client.Tracer
 	if st.trace {
 		trace = newTracer(s.ios.ErrOut)

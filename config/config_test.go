@@ -37,8 +37,8 @@ func TestOwnFile(t *testing.T) {
 		warnings = append(warnings, w.String())
 	}
 	want := []string{
-		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace, server)`,
-		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots, output, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace)`,
+		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace, server, keepAlive)`,
+		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots, keepAlive, output, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace)`,
 	}
 	if !reflect.DeepEqual(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))
@@ -441,7 +441,7 @@ func TestReadLarge(t *testing.T) {
 // keys and read back the same (config add stores them so).
 func TestSettingsRoundTrip(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "config.yaml")
-	s := &Server{Name: "s", Type: "stdio", Command: "demo", Timeout: 5 * time.Second, ProtocolVersion: "2025-11-25",
+	s := &Server{Name: "s", Type: "stdio", Command: "demo", Timeout: 5 * time.Second, ProtocolVersion: "2025-11-25", KeepAlive: 10 * time.Minute,
 		Settings: []Setting{{Key: "serverStderr", Flag: "server-stderr", Value: "discard"}, {Key: "cacheTTL", Flag: "cache-ttl", Value: "1m"}, {Key: "shutdownGrace", Flag: "shutdown-grace", Value: "0"}}}
 	d, _ := OpenDoc(file)
 	d.Put(s)
@@ -449,7 +449,7 @@ func TestSettingsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(file)
-	if !strings.Contains(string(data), "    timeout: 5s\n    serverStderr: discard\n    cacheTTL: 1m\n    shutdownGrace: \"0\"\n") {
+	if !strings.Contains(string(data), "    timeout: 5s\n    keepAlive: 10m\n    serverStderr: discard\n    cacheTTL: 1m\n    shutdownGrace: \"0\"\n") {
 		t.Errorf("written:\n%s", data)
 	}
 	back, err := mustLoad(t, Options{File: file}).Lookup("s")

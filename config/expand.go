@@ -27,7 +27,8 @@ type Endpoint struct {
 	Timeout         time.Duration
 	Roots           []string
 	// Settings are the entry's other global options, expanded.
-	Settings []Setting
+	Settings  []Setting
+	KeepAlive time.Duration
 	// Auth is the entry's auth settings, expanded (bearer is also in
 	// Headers already).
 	Auth []KV
@@ -88,6 +89,7 @@ func (s *Server) Resolve(env Env) (*Endpoint, error) {
 		Name: s.Name, Source: s.Source, Type: s.Type,
 		URL: r.URL, Headers: r.Headers, Cwd: r.Cwd, Roots: r.Roots,
 		ProtocolVersion: r.ProtocolVersion, Timeout: s.Timeout, Settings: r.Settings,
+		KeepAlive: s.KeepAlive,
 	}
 	if r.Command != "" {
 		ep.Argv = r.Argv()

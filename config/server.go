@@ -69,6 +69,9 @@ type Server struct {
 	// Settings are the entry's other global options (output, cacheTTL,
 	// serverStderr…: settingKeys), in file order, as written.
 	Settings []Setting
+	// KeepAlive: the first use starts a session, which ends after this
+	// long unused (0: none; docs/sessions.md).
+	KeepAlive time.Duration
 
 	// Problem, when set, makes the entry unusable: resolving it fails with
 	// this message (mcpctl's own file keeps such entries so that the error

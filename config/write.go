@@ -138,12 +138,15 @@ func (d *Doc) Save() error {
 // serverNode renders an entry in mcpctl's format, keys in a fixed order
 // and empty ones left out.
 func serverNode(s *Server) *yaml.Node {
-	typ, timeout := "", ""
+	typ, timeout, keep := "", "", ""
 	if s.Type == "sse" {
 		typ = "sse" // the others follow from url or command
 	}
 	if s.Timeout > 0 {
 		timeout = FormatDuration(s.Timeout)
+	}
+	if s.KeepAlive > 0 {
+		keep = FormatDuration(s.KeepAlive)
 	}
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, f := range []struct {
@@ -155,6 +158,7 @@ func serverNode(s *Server) *yaml.Node {
 		{"command", optStr(s.Command)}, {"args", listNode(s.Args)}, {"env", kvNode(s.Env)},
 		{"envFile", optStr(s.EnvFile)}, {"cwd", optStr(s.Cwd)},
 		{"protocolVersion", optStr(s.ProtocolVersion)}, {"timeout", optStr(timeout)}, {"roots", listNode(s.Roots)},
+		{"keepAlive", optStr(keep)},
 	} {
 		if f.val != nil {
 			m.Content = append(m.Content, str(f.key), f.val)

@@ -71,13 +71,13 @@ func defaultKeyNames() []string {
 	for _, s := range settingKeys {
 		out = append(out, s.Key)
 	}
-	return append(out, "server")
+	return append(out, "server", "keepAlive")
 }
 
 // serverKeyNames lists the keys a server entry accepts: how to reach it,
 // then the settings that apply when it is used.
 func serverKeyNames() []string {
-	out := []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots"}
+	out := []string{"description", "type", "url", "headers", "auth", "command", "args", "env", "envFile", "cwd", "protocolVersion", "timeout", "roots", "keepAlive"}
 	for _, s := range settingKeys {
 		if !contains(out, s.Key) {
 			out = append(out, s.Key)
@@ -153,8 +153,8 @@ func (y *yamlFile) readDefaults(file string, m *yaml.Node) error {
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		flag, ok := settingFlag(k.Value)
-		if k.Value == "server" {
-			flag, ok = "server", true
+		if k.Value == "server" || k.Value == "keepAlive" {
+			flag, ok = k.Value, true // not flags: the server to use, and sessions
 		}
 		if !ok {
 			y.unknown(file, k, "defaults", defaultKeyNames())
@@ -220,14 +220,9 @@ func (y *yamlFile) readServer(s *Server, m *yaml.Node) {
 		case "protocolVersion":
 			s.ProtocolVersion, err = scalar(v)
 		case "timeout":
-			var t string
-			if t, err = scalar(v); err == "" {
-				d, perr := time.ParseDuration(t)
-				if perr != nil || d < 0 {
-					err = fmt.Sprintf("is %q, not a duration like 30s or 2m", t)
-				}
-				s.Timeout = d
-			}
+			s.Timeout, err = duration(v)
+		case "keepAlive":
+			s.KeepAlive, err = duration(v)
 		case "args":
 			s.Args, err = scalars(v)
 		case "roots":
@@ -411,4 +406,17 @@ func yamlSyntaxError(file string, data []byte, err error) *SyntaxError {
 		se.Near = strings.TrimRight(lines[reported-1], "\r\n")
 	}
 	return se
+}
+
+// duration reads a duration like 30s or 2m.
+func duration(v *yaml.Node) (time.Duration, string) {
+	t, err := scalar(v)
+	if err != "" {
+		return 0, err
+	}
+	d, perr := time.ParseDuration(t)
+	if perr != nil || d < 0 {
+		return 0, fmt.Sprintf("is %q, not a duration like 30s or 2m", t)
+	}
+	return d, ""
 }

@@ -82,6 +82,14 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv("COLUMNS", "100")
 			env.Setenv("MCPCTL_CACHE_DIR", filepath.Join(env.WorkDir, ".cache", "mcpctl"))
+			// Sessions (mcpctl session) put their sockets here: a short
+			// path (a socket's is bounded), ended with the script.
+			rt, err := sessionRuntimeDir()
+			if err != nil {
+				return err
+			}
+			env.Setenv("XDG_RUNTIME_DIR", rt)
+			env.Defer(func() { endSessions(rt) })
 			// Under -race, run.sh sets GORACE so that the test binary's many
 			// runs as mcpctl and as servers do not each wait a second at exit.
 			if v := os.Getenv("GORACE"); v != "" {

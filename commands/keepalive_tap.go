@@ -1,0 +1,95 @@
+package commands
+
+// ksTap: how the session process sees the transports its held client
+// uses.
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/mcpctl/mcpctl/client"
+)
+
+// ksTap stands between the held client and its transports: the session
+// learns which transport is in use (HTTP switches on the era), and the
+// server's requests come to the session, which routes them.
+type ksTap struct {
+	p        *ksProxy
+	mu       sync.Mutex
+	cur      client.Transport
+	fallback client.ServerRequestHandler
+}
+
+type tapped struct {
+	tp *ksTap
+	client.Transport
+}
+
+func (tp *ksTap) wrap(t client.Transport) client.Transport {
+	tp.mu.Lock()
+	tp.cur = t
+	tp.mu.Unlock()
+	return &tapped{tp, t}
+}
+
+func (tp *ksTap) current() client.Transport {
+	tp.mu.Lock()
+	defer tp.mu.Unlock()
+	return tp.cur
+}
+
+func (t *tapped) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
+	t.tp.mu.Lock()
+	t.tp.cur = t.Transport // the one the client uses is the one in use
+	t.tp.mu.Unlock()
+	return t.Transport.RoundTrip(ctx, req, notify)
+}
+
+func (t *tapped) Capabilities() client.Capabilities {
+	caps := t.Transport.Capabilities()
+	if install := caps.ServerRequests; install != nil {
+		caps.ServerRequests = func(h client.ServerRequestHandler) {
+			t.tp.mu.Lock()
+			t.tp.fallback = h
+			t.tp.mu.Unlock()
+			install(t.tp.route)
+		}
+	}
+	if rebind := caps.Rebind; rebind != nil {
+		caps.Rebind = func(era client.Era, binding string) (client.Transport, error) {
+			nt, err := rebind(era, binding)
+			if err != nil || nt == t.Transport {
+				return t, err
+			}
+			return t.tp.wrap(nt), nil
+		}
+	}
+	return caps
+}
+
+// route answers a server's request: the invocation whose request is in
+// flight is asked (a legacy server has only one), else the session's own
+// flags answer, as they did during the handshake.
+func (tp *ksTap) route(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *client.RPCError) {
+	if method == "ping" {
+		return json.RawMessage(`{}`), nil
+	}
+	p := tp.p
+	p.mu.Lock()
+	var owner *ksCall
+	if len(p.inflight) > 0 {
+		owner = p.inflight[0]
+	}
+	p.mu.Unlock()
+	if owner != nil {
+		return owner.cl.ask(ctx, method, params)
+	}
+	tp.mu.Lock()
+	h := tp.fallback
+	tp.mu.Unlock()
+	if h == nil {
+		return nil, &client.RPCError{Code: client.CodeMethodNotFound, Message: "no client is there to answer " + method}
+	}
+	return h(ctx, method, params)
+}

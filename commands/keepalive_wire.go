@@ -1,0 +1,80 @@
+package commands
+
+// The few JSON-RPC pieces a session process rewrites or writes itself,
+// keeping every other member and its order.
+
+import (
+	"encoding/json"
+	"strconv"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
+)
+
+// rewriteRequest puts the session's id in place of the invocation's
+// progress token, and reads the protocol version the request declares.
+func rewriteRequest(params json.RawMessage, id int64) (out, token json.RawMessage, version string) {
+	out = params
+	meta := topValue(params, "_meta")
+	if meta == nil {
+		return out, nil, ""
+	}
+	if v := topValue(meta, "io.modelcontextprotocol/protocolVersion"); v != nil {
+		_ = json.Unmarshal(v, &version)
+	}
+	if token = topValue(meta, ksProgressKey); token != nil {
+		out = setMeta(params, ksProgressKey, json.RawMessage(strconv.FormatInt(id, 10)))
+	}
+	return out, token, version
+}
+
+// topValue is obj's member key, or nil.
+func topValue(obj json.RawMessage, key string) json.RawMessage {
+	fields, err := ojson.SplitObject(obj)
+	if err != nil {
+		return nil
+	}
+	return fields.Get(key)
+}
+
+func metaValue(params json.RawMessage, key string) json.RawMessage {
+	return topValue(topValue(params, "_meta"), key)
+}
+
+// setTop sets obj's member key, keeping the others and their order.
+func setTop(obj json.RawMessage, key string, v json.RawMessage) json.RawMessage {
+	fields, err := ojson.SplitObject(obj)
+	if err != nil {
+		return obj
+	}
+	fields.Set(key, v)
+	return fields.JSON()
+}
+
+func setMeta(params json.RawMessage, key string, v json.RawMessage) json.RawMessage {
+	meta := topValue(params, "_meta")
+	if meta == nil {
+		return params
+	}
+	return setTop(params, "_meta", setTop(meta, key, v))
+}
+
+func responseOf(id, result json.RawMessage) []byte {
+	if len(result) == 0 {
+		result = json.RawMessage(`{}`)
+	}
+	return ojson.Members{{Key: "jsonrpc", Value: json.RawMessage(`"2.0"`)}, {Key: "id", Value: id}, {Key: "result", Value: result}}.JSON()
+}
+
+func errorOf(id json.RawMessage, e *client.RPCError) []byte {
+	b, _ := json.Marshal(e)
+	return ojson.Members{{Key: "jsonrpc", Value: json.RawMessage(`"2.0"`)}, {Key: "id", Value: id}, {Key: "error", Value: b}}.JSON()
+}
+
+func notificationLine(method string, params json.RawMessage) []byte {
+	m := ojson.Members{{Key: "jsonrpc", Value: json.RawMessage(`"2.0"`)}, {Key: "method", Value: ojson.String(method)}}
+	if len(params) > 0 {
+		m = append(m, ojson.Member{Key: "params", Value: params})
+	}
+	return m.JSON()
+}
