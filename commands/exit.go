@@ -83,10 +83,14 @@ func ExitCode(err error) int {
 		capErr    *client.CapabilityError
 		expired   *client.SessionExpiredError
 		ackSlow   *client.AckTimeoutError
+		batch     *batchError
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
 		return ExitOK
+	case errors.As(err, &batch):
+		return batch.Code // the first failing line's
+
 	case errors.As(err, &waited) && waited.TimedOut():
 		return ExitConnection // --timeout ended the wait; the task keeps running
 	case errors.Is(err, context.Canceled):

@@ -36,6 +36,10 @@ type Factory struct {
 	// place of the real HTTP and stdio transports: a test answers from the
 	// same process. nil: the real ones.
 	Transport func(*connSettings) (client.Transport, error)
+
+	// batch is set in the factory of a batch line: its sessions borrow the
+	// batch's connection instead of making one.
+	batch *batchRun
 }
 
 // ProcessFactory is the factory of this process: its environment, its
