@@ -82,6 +82,9 @@ func runBatch(o *batchOptions) error {
 	if o.c.Bool("dry-run") {
 		return usagef("batch does not take --dry-run: show one line's requests with 'mcpctl --dry-run LINE'")
 	}
+	if o.c.String("jq") != "" {
+		return usagef("batch prints JSON lines, one per request: filter them with jq, not --jq")
+	}
 	if fromStdin && o.c.String("answers") == "-" {
 		return usagef("--answers - and the batch both read stdin: give the batch a FILE, or --answers FILE")
 	}

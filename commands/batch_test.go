@@ -39,11 +39,11 @@ func TestBatchJSONLine(t *testing.T) {
 		t.Errorf("words %q, tool %v, err %v", words, tool, err)
 	}
 	for line, want := range map[string]string{
-		`{"method":`:                         "the line is not valid JSON",
-		`{"params":{}}`:                      `the line's JSON object needs "method"`,
-		`{"method":""}`:                      `the line's JSON object needs "method"`,
-		`{"method":3}`:                       `the line's JSON object needs "method"`,
-		`{"method":"ping","result":{}}`:      `unknown key "result" in the line's JSON object`,
+		`{"method":`:                          "the line is not valid JSON",
+		`{"params":{}}`:                       `the line's JSON object needs "method"`,
+		`{"method":""}`:                       `the line's JSON object needs "method"`,
+		`{"method":3}`:                        `the line's JSON object needs "method"`,
+		`{"method":"ping","result":{}}`:       `unknown key "result" in the line's JSON object`,
 		`{"method":"ping"} {"method":"ping"}`: "the line has extra data after the JSON object",
 	} {
 		_, _, err := jsonLineWords(line)
