@@ -489,10 +489,12 @@ func oneJSONValue(out []byte) (json.RawMessage, error) {
 	d.UseNumber()
 	var v json.RawMessage
 	if err := d.Decode(&v); err != nil {
-		return nil, fmt.Errorf("the line printed something that is not JSON: %v", err)
+		// resources read --out -: the contents themselves, which a JSON
+		// line cannot carry.
+		return nil, usagef("the line printed something that is not JSON (%v): a batch line must print a JSON result", err)
 	}
 	if d.More() {
-		return nil, errors.New("the line printed more than one JSON value")
+		return nil, usagef("the line printed more than one JSON value: a batch line must print one JSON result")
 	}
 	return compactRaw(v)
 }

@@ -78,7 +78,8 @@ func TestBatchResult(t *testing.T) {
 			`{"line":7,"error":{"exit":1,"message":"tool \"t\" reported an error","result":{"isError":true}}}`, 1},
 		{"continuation", `{"kind":"mcpctl.continuation/v1"}`, &client.InputRequiredError{Method: "tools/call", Reason: "no answer"}, nil,
 			`{"line":7,"error":{"exit":6,"message":"the server needs input: no answer","continuation":{"kind":"mcpctl.continuation/v1"}}}`, 6},
-		{"not json", "Usage: …", nil, nil, `{"line":7,"error":{"exit":3,"message":"the line printed something that is not JSON: invalid character 'U' looking for beginning of value"}}`, 3},
+		{"not json", "Usage: …", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed something that is not JSON (invalid character 'U' looking for beginning of value): a batch line must print a JSON result"}}`, 2},
+		{"two values", "{}\n{}\n", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed more than one JSON value: a batch line must print one JSON result"}}`, 2},
 		{"usage", "", usagef("cannot split the line as a shell would: Unterminated single-quoted string"), nil,
 			`{"line":7,"error":{"exit":2,"message":"cannot split the line as a shell would: Unterminated single-quoted string"}}`, 2},
 	} {
