@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -304,16 +305,7 @@ func readLimitedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err 
 // requests to the server (and tasks list, which reads what they started).
 var batchCommandList = []string{"call", "complete", "discover", "ping", "prompts", "resources", "tasks", "tools"}
 
-var (
-	batchCommands     = map[string]bool{}
-	batchCommandNames = strings.Join(batchCommandList, ", ")
-)
-
-func init() {
-	for _, c := range batchCommandList {
-		batchCommands[c] = true
-	}
-}
+var batchCommandNames = strings.Join(batchCommandList, ", ")
 
 // runLine runs one request line and returns its JSON line, what it wrote
 // on stderr and its exit code.
@@ -408,7 +400,7 @@ func checkBatchLine(app *cli.App, words []string) error {
 	if len(l.front) > 0 {
 		return usagef("%s is a global flag: give it before 'batch', where it holds for every line", l.front[0])
 	}
-	if len(l.path) == 0 || !batchCommands[l.path[0].Name] {
+	if len(l.path) == 0 || !slices.Contains(batchCommandList, l.path[0].Name) {
 		if len(l.path) > 0 {
 			return usagef("%q is not a request: a batch line is a JSON object or one of %s", l.pathWords[0], batchCommandNames)
 		}
