@@ -297,6 +297,9 @@ func readLimitedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err 
 			continue
 		}
 		line = bytes.TrimRight(line, "\r\n")
+		if max > 0 && len(line) > max {
+			tooLong, line = true, nil
+		}
 		return line, tooLong, ferr
 	}
 }

@@ -95,7 +95,8 @@ func TestBatchResult(t *testing.T) {
 func TestBatchLineLimit(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 200)
-	br := bufio.NewReaderSize(strings.NewReader("short\r\n"+long+"\nnext"), 16)
+	exact, over := strings.Repeat("y", 100), strings.Repeat("z", 101)
+	br := bufio.NewReaderSize(strings.NewReader("short\r\n"+long+"\n"+exact+"\r\n"+over+"\nnext"), 16)
 	var got []string
 	for {
 		line, tooLong, err := readLimitedLine(br, 100)
@@ -108,7 +109,7 @@ func TestBatchLineLimit(t *testing.T) {
 			break
 		}
 	}
-	if strings.Join(got, "|") != "short|TOO LONG|next" {
+	if strings.Join(got, "|") != "short|TOO LONG|"+exact+"|TOO LONG|next" {
 		t.Errorf("got %q", got)
 	}
 }
