@@ -101,6 +101,11 @@ var examples = map[string][]string{
 		"mcpctl -s weather call ping",
 		`echo '{"name":"weather_current","arguments":{"location":"SF"}}' | mcpctl -s weather call tools/call -`,
 	},
+	"batch": {
+		`jq -c '.[] | {method: "tools/call", params: {name: "weather_current", arguments: {location: .}}}' cities.json | mcpctl -s weather batch`,
+		"printf 'tools call weather_current location=SF\\nping\\n' | mcpctl -s weather batch",
+		"mcpctl -s weather batch requests.txt -P 4 --fail-fast",
+	},
 	"cache": {
 		"mcpctl cache list -o table",
 		"mcpctl cache clear",

@@ -83,6 +83,7 @@ func ExitCode(err error) int {
 		capErr    *client.CapabilityError
 		expired   *client.SessionExpiredError
 		ackSlow   *client.AckTimeoutError
+		batch     *batchError
 	)
 	var ks *sessionError
 	switch {
@@ -90,6 +91,8 @@ func ExitCode(err error) int {
 		return ExitOK
 	case errors.As(err, &ks):
 		return ks.Code // what the session process found, with its code
+	case errors.As(err, &batch):
+		return batch.Code // the first failing line's
 	case errors.As(err, &waited) && waited.TimedOut():
 		return ExitConnection // --timeout ended the wait; the task keeps running
 	case errors.Is(err, context.Canceled):

@@ -50,6 +50,7 @@ func errorKinds() []errorKind {
 		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
 		{kind: "commands.promptTimeoutError", err: &promptTimeoutError{after: time.Second}, code: ExitConnection},
 		{kind: "commands.sessionError", err: &sessionError{Msg: "login needed", Code: ExitAuth}, code: ExitAuth, via: "a session process's error, with the code it found"},
+		{kind: "commands.batchError", err: &batchError{Code: ExitServerError, First: 3, Failed: 2, Total: 9}, code: ExitServerError, via: "the first failing line's code", says: "the first is line 3"},
 		// client
 		{kind: "client.RPCError", err: &client.RPCError{Code: -32603, Message: "boom"}, code: ExitServerError},
 		{kind: "client.ConnError", err: &client.ConnError{Msg: "cannot reach"}, code: ExitConnection},

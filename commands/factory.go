@@ -39,6 +39,10 @@ type Factory struct {
 	// tap, set in a session process (keepalive_proxy.go), wraps the
 	// transports its held connection uses.
 	tap func(client.Transport) client.Transport
+
+	// batch is set in the factory of a batch line: its sessions borrow the
+	// batch's connection instead of making one.
+	batch *batchRun
 }
 
 // ProcessFactory is the factory of this process: its environment, its

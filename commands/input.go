@@ -101,6 +101,22 @@ type inputHandler struct {
 	timeout  time.Duration
 	progress *progressView          // suspended while a prompt is on the screen
 	open     func(url string) error // the user's browser (Factory.openURL)
+
+	// perRequest: a batch's handler. Each line answers from a copy of its
+	// own (forLine, found in the call's context), so that every line may
+	// use each answer once, as a command of its own would; a legacy
+	// server's request, which names no call, gets a fresh copy.
+	perRequest bool
+}
+
+// lineInputKey finds a batch line's input handler in its context.
+type lineInputKey struct{}
+
+// forLine is a copy of h for one batch line: the same answers, none used.
+func (h *inputHandler) forLine() *inputHandler {
+	c := *h
+	c.used, c.perRequest = map[string]bool{}, false
+	return &c
 }
 
 func newInputHandler(cfg *inputConfig, ios *output.IOStreams) *inputHandler {
@@ -113,6 +129,13 @@ func newInputHandler(cfg *inputConfig, ios *output.IOStreams) *inputHandler {
 
 // Answer implements client.InputHandler.
 func (h *inputHandler) Answer(ctx context.Context, round client.InputRound) (map[string]json.RawMessage, error) {
+	if h.perRequest {
+		line, ok := ctx.Value(lineInputKey{}).(*inputHandler)
+		if !ok {
+			line = h.forLine()
+		}
+		return line.Answer(ctx, round)
+	}
 	out := map[string]json.RawMessage{}
 	var unknown []string
 	for _, r := range round.Requests {

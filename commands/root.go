@@ -122,6 +122,7 @@ func topCommands() []topCommand {
 		{"prompts", promptsCommand},
 		{"complete", func(f *Factory) *cli.Command { return newCmdComplete(f, nil) }},
 		{"call", func(f *Factory) *cli.Command { return newCmdCall(f, nil) }},
+		{"batch", func(f *Factory) *cli.Command { return newCmdBatch(f, nil) }},
 		{"cache", cacheCommand},
 		{"tasks", tasksCommand},
 		{"listen", func(f *Factory) *cli.Command { return newCmdListen(f, nil) }},

@@ -48,6 +48,7 @@ type session struct {
 	// server is reached through one.
 	ks         *ksConn
 	viaSession bool
+	borrowed   bool // a batch line's: the client and the rest are the batch's, closed by it
 }
 
 // connSettings is how a session reaches its server, resolved once from
@@ -83,6 +84,10 @@ func newSession(c *cli.Context, f *Factory) (*session, error) {
 // newSessionFor is newSession, reaching the server through fallback when
 // no server flag or variable names one (resume uses the continuation's).
 func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, error) {
+	if f.batch != nil {
+		// A batch line: the batch's one connection (batch.go).
+		return f.batch.session(c, f), nil
+	}
 	ios := f.IOStreams
 	ch, err := choiceFromContext(c, f.Getenv)
 	if err != nil {
@@ -341,6 +346,9 @@ func (s *session) reconnect() error {
 
 // Close shuts the server down (stdio) and releases files.
 func (s *session) Close() {
+	if s.borrowed {
+		return
+	}
 	s.input.abandon()
 	s.progress.done()
 	if s.client != nil {

@@ -1,0 +1,514 @@
+package commands
+
+// mcpctl batch: many requests over one connection (one server process, one
+// handshake). Each input line is a request, a JSON object {"method",
+// "params"} or an mcpctl command line; each gets one JSON line out, in
+// input order. A command line runs through the same command tree as on
+// the shell (typing by schema, validation, exit codes), with a factory of
+// its own whose streams are buffers and whose sessions borrow the batch's
+// client (batchRun.session): one client holds the era, the handshake and
+// the transport for every line.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/kballard/go-shellquote"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+type batchOptions struct {
+	invocation
+	File     string // "" or "-": stdin
+	Parallel int
+	FailFast bool
+}
+
+// maxParallel bounds -P: each request in flight holds its line and its
+// result until it is printed in turn.
+const maxParallel = 1024
+
+func newCmdBatch(f *Factory, runF func(*batchOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "batch",
+		Usage:     "send many requests over one connection: one per line of stdin or FILE, one JSON line out for each",
+		ArgsUsage: "[FILE | -]",
+		Description: "Each line is a JSON object {\"method\": \"tools/call\", \"params\": {…}} (sent as 'mcpctl call'\n" +
+			"sends it, _meta added) or an mcpctl command line without 'mcpctl' (tools call get-sum a=1 b=2,\n" +
+			"quoted as a shell would), run against the batch's one server. Blank lines and lines starting\n" +
+			"with # are skipped. Each request line prints one JSON line, in input order:\n" +
+			"  {\"line\": N, \"result\": {…}}\n" +
+			"  {\"line\": N, \"error\": {\"exit\": 4, \"code\": -32602, \"message\": \"…\"}}\n" +
+			"N is the line's number in the input. The error object has \"exit\" (the exit code the line\n" +
+			"would have on its own), \"code\" and \"data\" for a JSON-RPC error, \"result\" for a tool that\n" +
+			"answered isError (exit 1) and \"continuation\" for input that could not be given (exit 6).\n" +
+			"Server flags, --timeout, --answer/--answers and the like go before 'batch' and hold for\n" +
+			"every line; a line that gives a global flag fails with exit 2, as does a line that does\n" +
+			"not parse or is not a request (config, listen, batch…). Exit status: 0 when every line\n" +
+			"succeeded, else the first failing line's.",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "parallel", Aliases: []string{"P"}, Value: 1, Usage: "keep up to `N` requests in flight on the connection (output stays in input order)"},
+			&cli.BoolFlag{Name: "fail-fast", Usage: "stop reading at the first line that fails; lines already sent finish and are printed"},
+		},
+		Action: actionOf(func(c *cli.Context) (*batchOptions, error) {
+			if err := needArgs(c, 0, 1, "[FILE | -] [-P N] [--fail-fast]"); err != nil {
+				return nil, err
+			}
+			p := c.Int("parallel")
+			if p < 1 || p > maxParallel {
+				return nil, usagef("invalid -P %d: give a number of requests in flight from 1 to %d", p, maxParallel)
+			}
+			return &batchOptions{invocation: invoked(f, c), File: c.Args().First(), Parallel: p, FailFast: c.Bool("fail-fast")}, nil
+		}, runF, runBatch),
+	}
+}
+
+func runBatch(o *batchOptions) error {
+	fromStdin := o.File == "" || o.File == "-"
+	if o.c.Bool("dry-run") {
+		return usagef("batch does not take --dry-run: show one line's requests with 'mcpctl --dry-run LINE'")
+	}
+	if o.c.String("jq") != "" {
+		return usagef("batch prints JSON lines, one per request: filter them with jq, not --jq")
+	}
+	if fromStdin && o.c.String("answers") == "-" {
+		return usagef("--answers - and the batch both read stdin: give the batch a FILE, or --answers FILE")
+	}
+	var in io.Reader = o.f.IOStreams.In
+	if !fromStdin {
+		file, err := os.Open(o.f.expandHome(o.File))
+		if err != nil {
+			return usagef("cannot read the batch: %v", err)
+		}
+		defer file.Close()
+		in = file
+	}
+	// A batch never prompts: its answers come from --answer, --answers and
+	// --elicit, the same for every line; a line without one fails (exit 6).
+	ios := *o.f.IOStreams
+	ios.SetStdinTTY(false)
+	bf := *o.f
+	bf.IOStreams = &ios
+	s, err := newSession(o.c, &bf)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	s.input.perRequest = true
+	b := &batchRun{s: s, f: o.f, parallel: o.Parallel, failFast: o.FailFast}
+	return b.run(o.ctx(), in)
+}
+
+// batchRun is one batch: the session whose client every line borrows.
+type batchRun struct {
+	s        *session
+	f        *Factory // the batch command's, for the lines' factories
+	parallel int
+	failFast bool
+}
+
+// batchLine is a request line on its way: run, then printed in turn.
+type batchLine struct {
+	n    int
+	done chan struct{}
+	out  []byte // the JSON line to print
+	errs []byte // what the line wrote on stderr
+	code int
+}
+
+// batchError ends a batch in which a line failed: its exit status is the
+// first failing line's code.
+type batchError struct {
+	Code, First, Failed, Total int
+}
+
+func (e *batchError) Error() string {
+	return fmt.Sprintf("batch: %d of %d lines failed; the first is line %d (exit %d)", e.Failed, e.Total, e.First, e.Code)
+}
+
+// run reads the lines, keeps up to b.parallel of them in flight and
+// prints their results in input order. Memory is bounded by b.parallel
+// lines and their results, whatever the length of the input.
+func (b *batchRun) run(ctx context.Context, r io.Reader) error {
+	lines, readErr, stopReading := readBatchLines(r, b.s.maxMessage)
+	defer stopReading()
+	slots := make(chan struct{}, b.parallel) // taken when a line starts, given back once it is printed
+	queue := make(chan *batchLine, b.parallel)
+	var stop atomic.Bool
+	var fail batchError
+	printed := make(chan struct{})
+	go func() {
+		defer close(printed)
+		for l := range queue {
+			<-l.done
+			if len(l.errs) > 0 {
+				_, _ = b.f.IOStreams.ErrOut.Write(l.errs)
+			}
+			_, _ = b.f.IOStreams.Out.Write(l.out)
+			fail.Total++
+			if l.code != ExitOK {
+				if fail.Failed == 0 {
+					fail.Code, fail.First = l.code, l.n
+				}
+				fail.Failed++
+			}
+			<-slots
+		}
+	}()
+	var wg sync.WaitGroup
+read:
+	for !stop.Load() {
+		var in rawLine
+		var ok bool
+		select {
+		case in, ok = <-lines:
+		case <-ctx.Done():
+			break read
+		}
+		if !ok {
+			break
+		}
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			break read
+		}
+		if stop.Load() {
+			<-slots
+			break
+		}
+		l := &batchLine{n: in.n, done: make(chan struct{})}
+		queue <- l
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(l.done)
+			l.out, l.errs, l.code = b.runLine(ctx, in)
+			if l.code != ExitOK && (b.failFast || l.code == ExitInterrupted) {
+				stop.Store(true)
+			}
+		}()
+	}
+	wg.Wait()
+	close(queue)
+	<-printed
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err := readErr(); err != nil && fail.Failed == 0 {
+		return usagef("cannot read the batch: %v", err)
+	}
+	if fail.Failed > 0 {
+		return &fail
+	}
+	return nil
+}
+
+// rawLine is an input line with its number, or why it could not be read.
+type rawLine struct {
+	n       int
+	text    string
+	tooLong bool
+}
+
+// readBatchLines reads r line by line on a goroutine of its own (so that
+// Ctrl-C ends a batch waiting for input), skipping blank lines and
+// comments. A line longer than max is reported as too long, and skipped
+// to its end without being kept.
+func readBatchLines(r io.Reader, max int) (<-chan rawLine, func() error, func()) {
+	out := make(chan rawLine)
+	quit := make(chan struct{})
+	var err error
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		defer close(out)
+		br := bufio.NewReaderSize(r, 64<<10)
+		for n := 1; ; n++ {
+			text, tooLong, rerr := readLimitedLine(br, max)
+			if rerr != nil && len(text) == 0 && !tooLong {
+				if rerr != io.EOF {
+					err = rerr
+				}
+				return
+			}
+			t := strings.TrimSpace(string(text))
+			if t == "" || t[0] == '#' {
+				if tooLong {
+					t = "…"
+				} else {
+					continue
+				}
+			}
+			select {
+			case out <- rawLine{n: n, text: t, tooLong: tooLong}:
+			case <-quit:
+				return
+			}
+			if rerr != nil {
+				if rerr != io.EOF {
+					err = rerr
+				}
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	stop := func() { once.Do(func() { close(quit) }) }
+	readErr := func() error {
+		select {
+		case <-finished:
+			return err
+		default:
+			return nil // stopped before the end
+		}
+	}
+	return out, readErr, stop
+}
+
+// readLimitedLine reads one line (without its end) of at most max bytes;
+// a longer one is read to its end and dropped (tooLong).
+func readLimitedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		frag, ferr := br.ReadSlice('\n')
+		if !tooLong {
+			if max > 0 && len(line)+len(frag) > max+2 { // the line end is not counted
+				tooLong, line = true, nil
+			} else {
+				line = append(line, frag...)
+			}
+		}
+		if ferr == bufio.ErrBufferFull {
+			continue
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if max > 0 && len(line) > max {
+			tooLong, line = true, nil
+		}
+		return line, tooLong, ferr
+	}
+}
+
+// batchCommandList is the commands a batch line may run: those that send
+// requests to the server (and tasks list, which reads what they started).
+var batchCommandList = []string{"call", "complete", "discover", "ping", "prompts", "resources", "tasks", "tools"}
+
+var batchCommandNames = strings.Join(batchCommandList, ", ")
+
+// runLine runs one request line and returns its JSON line, what it wrote
+// on stderr and its exit code.
+func (b *batchRun) runLine(ctx context.Context, in rawLine) (out, errs []byte, code int) {
+	var stdout, stderr bytes.Buffer
+	lf := *b.f
+	lf.IOStreams = &output.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}
+	lf.batch = b
+	words, tool, err := b.lineWords(in)
+	var app *cli.App
+	if err == nil {
+		app = newAppFor(&lf, words)
+		err = checkBatchLine(app, words)
+		// A line has no global flags (checkBatchLine refuses them: its
+		// session is the batch's), and urfave checks each flag against
+		// every other on each run, ≈ half the time of a line that pings.
+		app.Flags, app.Before = nil, nil
+	}
+	if err == nil {
+		lctx := context.WithValue(ctx, lineInputKey{}, b.s.input.forLine())
+		err = execute(lctx, app, append([]string{"mcpctl"}, words...))
+	}
+	out, code = batchResult(in.n, stdout.Bytes(), err, tool)
+	return out, stderr.Bytes(), code
+}
+
+// lineWords turns a line into the words of a command line: a JSON object
+// becomes `call METHOD PARAMS`. tool is set when a JSON line calls a
+// tool (tools/call), whose isError is then a failure, as for `tools call`.
+func (b *batchRun) lineWords(in rawLine) (words []string, tool *string, err error) {
+	if in.tooLong {
+		return nil, nil, usagef("the line is longer than --max-message-size allows (%d bytes): raise it, or shorten the line", b.s.maxMessage)
+	}
+	if strings.HasPrefix(in.text, "{") {
+		return jsonLineWords(in.text)
+	}
+	words, err = shellquote.Split(in.text)
+	if err != nil {
+		return nil, nil, usagef("cannot split the line as a shell would: %v", err)
+	}
+	if len(words) > 0 && words[0] == "mcpctl" {
+		words = words[1:] // a line copied from a shell
+	}
+	if len(words) == 0 {
+		return nil, nil, usagef("the line names no command: give a request (%s) or a JSON object", batchCommandNames)
+	}
+	return words, nil, nil
+}
+
+// jsonLineWords reads a JSON request line: "method" and, optionally,
+// "params" (an object); "jsonrpc" and "id" are allowed and ignored, as
+// mcpctl numbers its requests itself.
+func jsonLineWords(text string) ([]string, *string, error) {
+	obj, err := parseObject("the line", []byte(text))
+	if err != nil {
+		return nil, nil, err
+	}
+	var method string
+	if err := json.Unmarshal(obj.Get("method"), &method); err != nil || method == "" {
+		return nil, nil, usagef(`the line's JSON object needs "method": a non-empty string, as in {"method": "tools/call", "params": {…}}`)
+	}
+	for _, k := range obj.Keys() {
+		switch k {
+		case "method", "params", "jsonrpc", "id":
+		default:
+			return nil, nil, usagef(`unknown key %q in the line's JSON object: a request has "method" and "params"`, k)
+		}
+	}
+	words := []string{"call", "--", method}
+	p := obj.Get("params")
+	if p != nil {
+		words = append(words, string(p))
+	}
+	if method != "tools/call" {
+		return words, nil, nil
+	}
+	var named struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(p, &named)
+	return words, &named.Name, nil
+}
+
+// checkBatchLine refuses what a line may not do: name a server or give a
+// global flag (the batch has one server and one set of options), run a
+// command that is not a request, or ask for help.
+func checkBatchLine(app *cli.App, words []string) error {
+	l := scanArgs(app, words, false)
+	if l.bare != "" {
+		return usagef("a batch line cannot name a server (%q): the batch's server is named before 'batch'", l.bare)
+	}
+	if len(l.front) > 0 {
+		return usagef("%s is a global flag: give it before 'batch', where it holds for every line", l.front[0])
+	}
+	if len(l.path) == 0 || !slices.Contains(batchCommandList, l.path[0].Name) {
+		if len(l.path) > 0 {
+			return usagef("%q is not a request: a batch line is a JSON object or one of %s", l.pathWords[0], batchCommandNames)
+		}
+		word := words[0]
+		if len(l.positional) > 0 {
+			word = l.positional[0]
+		}
+		msg := fmt.Sprintf("unknown command %q: a batch line is a JSON object or one of %s", word, batchCommandNames)
+		if s := closest(word, batchCommandList, 2); len(s) > 0 {
+			msg += "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usagef("%s", msg)
+	}
+	for _, w := range l.local {
+		if name, _ := flagName(w); name == "h" || name == "help" {
+			return usagef("a batch line cannot ask for help: run 'mcpctl %s --help'", strings.Join(l.pathWords, " "))
+		}
+	}
+	return nil
+}
+
+// batchResult is a line's JSON line: its result, or its error with the
+// exit code it would have on its own. What the line printed is the
+// result; with an error, a continuation (exit 6) or a tool's isError
+// result (exit 1), kept in the error object.
+func batchResult(n int, stdout []byte, err error, tool *string) ([]byte, int) {
+	printed, perr := oneJSONValue(stdout)
+	if err == nil && perr != nil {
+		err = perr
+	}
+	if err == nil && tool != nil && isToolError(printed) {
+		err = &ToolError{Name: *tool}
+	}
+	line := ojson.Members{}
+	line.Set("line", json.RawMessage(strconv.Itoa(n)))
+	if err == nil {
+		if printed == nil {
+			printed = json.RawMessage("null")
+		}
+		line.Set("result", printed)
+		return append(line.JSON(), '\n'), ExitOK
+	}
+	code := ExitCode(err)
+	e := ojson.Members{}
+	e.Set("exit", json.RawMessage(strconv.Itoa(code)))
+	var rpc *client.RPCError
+	if errors.As(err, &rpc) {
+		e.Set("code", json.RawMessage(strconv.FormatInt(rpc.Code, 10)))
+	}
+	msg := "interrupted"
+	if code != ExitInterrupted {
+		msg = output.SanitizeMessage(oneLine(inOurWords(err)))
+	}
+	e.Set("message", ojson.String(msg))
+	if rpc != nil && len(rpc.Data) > 0 {
+		if d, derr := compactRaw(rpc.Data); derr == nil {
+			e.Set("data", d)
+		}
+	}
+	if printed != nil {
+		key := "result"
+		if code == ExitInput {
+			key = "continuation"
+		}
+		e.Set(key, printed)
+	}
+	line.Set("error", e.JSON())
+	return append(line.JSON(), '\n'), code
+}
+
+// oneJSONValue is what a line printed, compacted onto one line (the
+// server's fields and numbers as they were); nil when it printed nothing.
+func oneJSONValue(out []byte) (json.RawMessage, error) {
+	if len(bytes.TrimSpace(out)) == 0 {
+		return nil, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(out))
+	d.UseNumber()
+	var v json.RawMessage
+	if err := d.Decode(&v); err != nil {
+		// resources read --out -: the contents themselves, which a JSON
+		// line cannot carry.
+		return nil, usagef("the line printed something that is not JSON (%v): a batch line must print a JSON result", err)
+	}
+	if d.More() {
+		return nil, usagef("the line printed more than one JSON value: a batch line must print one JSON result")
+	}
+	return compactRaw(v)
+}
+
+func compactRaw(raw json.RawMessage) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, raw); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// session is a line's session: the batch's client and connection, this
+// line's streams, JSON output. Closing it closes nothing of the batch's.
+func (b *batchRun) session(c *cli.Context, f *Factory) *session {
+	bs := b.s
+	return &session{
+		connSettings: bs.connSettings, f: f, ios: f.IOStreams, client: bs.client,
+		render: output.Options{Format: output.FormatJSON}, opts: bs.opts,
+		progress: bs.progress, input: bs.input, pageable: hasFlag(c.Command, "cursor"), borrowed: true,
+	}
+}
