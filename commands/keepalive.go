@@ -364,12 +364,17 @@ type sessionStopOptions struct {
 
 func newCmdSessionStop(f *Factory, runF func(*sessionStopOptions) error) *cli.Command {
 	return &cli.Command{
-		Name:      "stop",
-		Usage:     "stop sessions: their servers shut down as a one-shot run ends them",
-		ArgsUsage: "NAME… | --all",
-		Flags:     []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "stop every running session"}},
+		Name:        "stop",
+		Usage:       "stop sessions: their servers shut down as a one-shot run ends them",
+		ArgsUsage:   "NAME… | --all",
+		Description: "With no NAME, -s NAME (or MCPCTL_SERVER) names the session, as for session start.",
+		Flags:       []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "stop every running session"}},
 		Action: actionOf(func(c *cli.Context) (*sessionStopOptions, error) {
 			o := &sessionStopOptions{invoked(f, c), c.Args().Slice(), c.Bool("all")}
+			if len(o.names) == 0 && !o.all && c.String("server") != "" {
+				// mcpctl -s NAME session stop: the session start -s NAME made
+				o.names = []string{c.String("server")}
+			}
 			if o.all == (len(o.names) > 0) {
 				return nil, usagef("usage: %s NAME… | --all", c.Command.HelpName)
 			}
