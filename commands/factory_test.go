@@ -45,6 +45,14 @@ func (e *testEnv) Setenv(k, v string) {
 	e.vars[k] = v
 }
 
+// writeConfig writes mcpctl's config file of the test's environment.
+func (e *testEnv) writeConfig(doc string) {
+	e.t.Helper()
+	if err := os.WriteFile(e.Getenv("MCPCTL_CONFIG"), []byte(doc), 0o600); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
 func (e *testEnv) LookupEnv(k string) (string, bool) {
 	e.mu.Lock()
 	defer e.mu.Unlock()

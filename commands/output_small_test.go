@@ -2,7 +2,6 @@ package commands
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -56,9 +55,7 @@ func TestConfigListAlignedAtTerminal(t *testing.T) {
 	cfg := "servers:\n" +
 		"  w:\n    url: https://w.example/mcp\n" +
 		"  longer-name:\n    command: npx\n    args: [srv]\n"
-	if err := os.WriteFile(e.Getenv("MCPCTL_CONFIG"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.writeConfig(cfg)
 	run := func(tty bool) string {
 		ios, _, out, errOut := output.Test()
 		ios.SetStdoutTTY(tty)

@@ -2,7 +2,6 @@ package commands
 
 import (
 	"encoding/json"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -22,9 +21,7 @@ var (
 func hostileFixture(t *testing.T) *testEnv {
 	t.Helper()
 	e := isolate(t)
-	if err := os.WriteFile(e.Getenv("MCPCTL_CONFIG"), []byte("servers:\n  evil:\n    command: evil\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	e.writeConfig("servers:\n  evil:\n    command: evil\n")
 	var tools []map[string]any
 	for _, n := range append(append([]string(nil), hostileOffered...), hostileDropped...) {
 		tools = append(tools, map[string]any{"name": n, "description": "d\x1b[2J", "inputSchema": map[string]any{"type": "object"}})

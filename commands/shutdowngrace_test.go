@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -42,9 +41,7 @@ func TestShutdownGraceSources(t *testing.T) {
 			t.Parallel()
 			e := isolate(t)
 			if tc.config != "" {
-				if err := os.WriteFile(e.Getenv("MCPCTL_CONFIG"), []byte(tc.config), 0o600); err != nil {
-					t.Fatal(err)
-				}
+				e.writeConfig(tc.config)
 			}
 			if tc.env != "" {
 				e.Setenv("MCPCTL_SHUTDOWN_GRACE", tc.env)
@@ -93,9 +90,7 @@ func TestShutdownGraceBad(t *testing.T) {
 			t.Parallel()
 			e := isolate(t)
 			if tc.config != "" {
-				if err := os.WriteFile(e.Getenv("MCPCTL_CONFIG"), []byte(tc.config), 0o600); err != nil {
-					t.Fatal(err)
-				}
+				e.writeConfig(tc.config)
 			}
 			if tc.env != "" {
 				e.Setenv("MCPCTL_SHUTDOWN_GRACE", tc.env)

@@ -3,7 +3,6 @@ package tests
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,16 +16,7 @@ import (
 // wrapper (npx): its SIGTERM reaches the whole process group. How long it
 // takes is measured by tests/bench/legacy.sh, not here.
 func TestRefServersShutdown(t *testing.T) {
-	nm := os.Getenv("MCPCTL_REFSERVERS")
-	if nm == "" {
-		if os.Getenv("MCPCTL_REQUIRE_REFSERVERS") == "1" {
-			t.Fatal("MCPCTL_REFSERVERS is not set: run bash tests/refservers/install.sh")
-		}
-		t.Skip("MCPCTL_REFSERVERS is not set (bash tests/refservers/install.sh prints it; tests/run.sh sets it)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node is not on PATH: %v", err)
-	}
+	nm := refServers(t)
 	bin := faultBinaries(t)
 	files := t.TempDir()
 	script := func(name string) string {

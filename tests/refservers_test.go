@@ -20,16 +20,7 @@ import (
 // their node_modules folder; without it the test is skipped, unless
 // MCPCTL_REQUIRE_REFSERVERS=1 says it must run (CI).
 func TestRefServers(t *testing.T) {
-	nm := os.Getenv("MCPCTL_REFSERVERS")
-	if nm == "" {
-		if os.Getenv("MCPCTL_REQUIRE_REFSERVERS") == "1" {
-			t.Fatal("MCPCTL_REFSERVERS is not set: run bash tests/refservers/install.sh")
-		}
-		t.Skip("MCPCTL_REFSERVERS is not set (bash tests/refservers/install.sh prints it; tests/run.sh sets it)")
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node is not on PATH: %v", err)
-	}
+	nm := refServers(t)
 	preload, err := filepath.Abs("refservers/loopback.cjs")
 	if err != nil {
 		t.Fatal(err)
@@ -100,4 +91,22 @@ func cmdEverything(ts *testscript.TestScript, neg bool, args []string) {
 	case <-time.After(20 * time.Second):
 		ts.Fatalf("everything: no 'listening on' line within 20s")
 	}
+}
+
+// refServers is the node_modules folder of the reference servers
+// (MCPCTL_REFSERVERS); without it the test is skipped, unless
+// MCPCTL_REQUIRE_REFSERVERS=1 says it must run (CI). node must be on PATH.
+func refServers(t *testing.T) string {
+	t.Helper()
+	nm := os.Getenv("MCPCTL_REFSERVERS")
+	if nm == "" {
+		if os.Getenv("MCPCTL_REQUIRE_REFSERVERS") == "1" {
+			t.Fatal("MCPCTL_REFSERVERS is not set: run bash tests/refservers/install.sh")
+		}
+		t.Skip("MCPCTL_REFSERVERS is not set (bash tests/refservers/install.sh prints it; tests/run.sh sets it)")
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatalf("node is not on PATH: %v", err)
+	}
+	return nm
 }

@@ -18,17 +18,7 @@ set -euo pipefail
 export GOTOOLCHAIN=go1.27.3
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 command -v curl >/dev/null 2>&1 || { echo "latency.sh: curl is needed (tests/bench/run.sh installs it)" >&2; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-bench.XXXXXX")
-harness_pid=
-cleanup() {
-	if [ -n "$harness_pid" ] && kill -0 "$harness_pid" 2>/dev/null; then
-		kill -TERM "$harness_pid" 2>/dev/null || true
-		wait "$harness_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. tests/bench/harness.sh mcpctl-bench
 
 CGO_ENABLED=0 go build -trimpath -tags urfave_cli_no_docs -o "$tmp/mcpctl" .
 go build -trimpath -o "$tmp/demo" ./tests/servers/demo

@@ -25,19 +25,7 @@ if ! command -v curl >/dev/null 2>&1; then
 	fi
 fi
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-bench.XXXXXX")
-harness_pid=
-cleanup() {
-	# The harness stops the demo server (and any run in flight) when it gets
-	# SIGTERM; wait for it so nothing outlives this script.
-	if [ -n "$harness_pid" ] && kill -0 "$harness_pid" 2>/dev/null; then
-		kill -TERM "$harness_pid" 2>/dev/null || true
-		wait "$harness_pid" 2>/dev/null || true
-	fi
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. tests/bench/harness.sh mcpctl-bench
 
 echo "run.sh: building into $tmp" >&2
 # mcpctl as the Makefile builds it (static, no cgo, no urfave/cli docs

@@ -21,18 +21,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$(pwd)
 command -v curl >/dev/null 2>&1 || { echo "whatif.sh: run tests/bench/run.sh first (it installs curl)" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mcpctl-whatif.XXXXXX")
-harness_pid=
-cleanup() {
-	if [ -n "$harness_pid" ] && kill -0 "$harness_pid" 2>/dev/null; then
-		kill -TERM "$harness_pid" 2>/dev/null || true
-		wait "$harness_pid" 2>/dev/null || true
-	fi
-	chmod -R u+w "$tmp" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+. tests/bench/harness.sh mcpctl-whatif
 
 go build -trimpath -o "$tmp/mcpctl" .
 go build -trimpath -o "$tmp/demo" ./tests/servers/demo
