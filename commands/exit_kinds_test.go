@@ -111,6 +111,8 @@ var notMet = map[string]string{
 	"mcptest.Error":               "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
 	"client.ErrNotCached":         "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
 	"commands.unsafeSessionError": "an invocation warns and reaches the server itself; session commands refuse it as a UsageError",
+	"atomicfile.ErrLocked":        "Lock waits it out; a session's lock becomes errSessionLocked (lockSession)",
+	"atomicfile.ErrNoLocks":       "Windows: the token store goes on without a lock; sessions are unsupported there before any lock",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"syscall"
+
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
 // Sessions need a local socket whose peer's user can be checked, a lock
@@ -26,18 +28,11 @@ func ownerOf(fi os.FileInfo) int {
 // errSessionLocked means another process holds it. The kernel lets it go
 // when the process dies, however it dies, so a lock never goes stale.
 func lockSession(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
-	if err != nil {
-		return nil, err
+	f, err := atomicfile.TryLock(path)
+	if errors.Is(err, atomicfile.ErrLocked) {
+		return nil, errSessionLocked
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, errSessionLocked
-		}
-		return nil, err
-	}
-	return f, nil
+	return f, err
 }
 
 // detached is how the session process is started: a session of its own,

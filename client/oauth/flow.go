@@ -264,6 +264,21 @@ func (m *Manager) refresh(ctx context.Context) error {
 			c.AuthMethod = "none"
 		}
 	}
+	// Another mcpctl may be refreshing the same token right now, and a
+	// rotating refresh token works once: hold the server's lock, then
+	// look again; the token stored meanwhile is the one to use.
+	unlock, err := m.cfg.Store.lockServer(ctx, m.cfg.ServerURL)
+	if err != nil {
+		return &Error{Msg: "cannot lock the stored token to refresh it", Err: err}
+	}
+	defer unlock()
+	if cur := m.cfg.Store.Token(m.cfg.ServerURL, m.tok.Issuer); cur != nil && cur.AccessToken != m.tok.AccessToken {
+		m.tok = cur
+		if !m.expiring() {
+			m.logf("oauth: using the token another mcpctl refreshed")
+			return nil
+		}
+	}
 	conf := oauthConfig(&ServerMeta{Issuer: m.tok.Issuer, TokenEndpoint: m.tok.TokenURL}, c, "", nil)
 	tctx := context.WithValue(ctx, oauth2.HTTPClient, m.cfg.HTTPClient)
 	m.logf("oauth: refreshing the token at %s", m.tok.TokenURL)

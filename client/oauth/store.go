@@ -8,9 +8,11 @@ package oauth
 // after the next login.
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"time"
@@ -121,7 +123,26 @@ func (s *Store) Forget(server string) bool {
 		return false
 	}
 	err := os.Remove(filepath.Join(s.Dir, hashName("tokens", server)))
+	_ = os.Remove(filepath.Join(s.Dir, hashName("tokens", server)+".lock"))
 	return err == nil
+}
+
+// lockServer holds the lock beside server's tokens until unlock is called,
+// waiting while another process holds it (bounded by ctx), so that
+// concurrent processes refresh a token one at a time. Where the system
+// has no file locks, it goes on without one.
+func (s *Store) lockServer(ctx context.Context, server string) (unlock func(), err error) {
+	if s == nil {
+		return func() {}, nil
+	}
+	f, err := atomicfile.Lock(ctx, filepath.Join(s.Dir, hashName("tokens", server)+".lock"))
+	if errors.Is(err, atomicfile.ErrNoLocks) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() { f.Close() }, nil
 }
 
 // Client returns the client registered at issuer, if any.

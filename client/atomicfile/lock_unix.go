@@ -1,0 +1,34 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// TryLock takes an exclusive lock on the file at path, created (0600, in a
+// 0700 directory) if need be, or returns ErrLocked at once. The lock is
+// flock(2)'s: it belongs to the open file, so two opens conflict even in
+// one process, and the kernel lets it go when the file is closed or its
+// process dies, however it dies, so a lock never goes stale. Close the
+// file to release it.
+func TryLock(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, ErrLocked
+		}
+		return nil, err
+	}
+	return f, nil
+}
