@@ -200,7 +200,8 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	call := &ksCall{cl: cl, origID: msg.ID, id: p.nextID.Add(1), cancel: cancel}
-	params, token, version := rewriteRequest(msg.Params, call.id)
+	params, header := takeHeaders(msg.Params)
+	params, token, version := rewriteRequest(params, call.id)
 	call.token = token
 	cl.mu.Lock()
 	cl.calls[string(msg.ID)] = call
@@ -239,7 +240,7 @@ func (cl *ksClient) request(ctx context.Context, msg *client.Message) {
 		version = be.era.Version
 	}
 	listKey := be.lists.key(msg.Method, msg.Params)
-	req := &client.Request{ID: call.id, Method: msg.Method, Params: params, Version: version, Legacy: be.era.Era == client.EraLegacy}
+	req := &client.Request{ID: call.id, Method: msg.Method, Params: params, Version: version, Legacy: be.era.Era == client.EraLegacy, Header: header}
 	call.logs = req.Legacy || metaValue(msg.Params, "io.modelcontextprotocol/logLevel") != nil
 	p.mu.Lock()
 	p.inflight = append(p.inflight, call)

@@ -159,7 +159,7 @@ func (s *session) dialKeepalive() (client.Transport, func(), error) {
 		trace = newTracer(s.ios.ErrOut)
 	}
 	t := client.NewConn(kc, client.ConnOptions{Binding: bindingSession, Trace: trace, MaxLine: s.maxMessage, Malformed: s.malformed()})
-	return &ksTransport{Transport: t, name: kc.hello.Name, conn: kc}, func() {}, nil
+	return &ksTransport{Transport: t, name: kc.hello.Name, conn: kc, headers: kc.hello.Headers}, func() {}, nil
 }
 
 // sessionOptions makes the client speak the era the session's server
@@ -176,9 +176,16 @@ type ksTransport struct {
 	client.Transport
 	name string
 	conn *ksConn
+	// headers: the session's server takes Mcp-Param-* headers (ksHello).
+	headers bool
 }
 
 func (t *ksTransport) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
+	if t.headers && len(req.Header) > 0 {
+		r := *req
+		r.Params, r.Header = putHeaders(req.Params, req.Header), nil
+		req = &r
+	}
 	msg, err := t.Transport.RoundTrip(ctx, req, notify)
 	var conn *client.ConnError
 	if err != nil && errors.As(err, &conn) {
@@ -205,6 +212,7 @@ func (t *ksTransport) RoundTrip(ctx context.Context, req *client.Request, notify
 
 func (t *ksTransport) Capabilities() client.Capabilities {
 	caps := t.Transport.Capabilities()
+	caps.Headers = t.headers
 	if watch := caps.Watch; watch != nil {
 		caps.Watch = func(ctx context.Context, fn func(client.Notification)) error {
 			// The session sends what the server says unasked only to

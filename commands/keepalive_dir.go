@@ -151,6 +151,10 @@ type ksHello struct {
 	PID     int    `json:"pid"`
 	Era     string `json:"era"`
 	Version string `json:"protocolVersion"`
+	// Headers: the server is reached over HTTP of the 2026-07-28
+	// revision, where a request's Mcp-Param-* headers matter; an
+	// invocation then sends them along (ksHeadersKey).
+	Headers bool `json:"headers,omitempty"`
 }
 
 // ksConn is a checked connection to a session process, its hello read.

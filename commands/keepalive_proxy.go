@@ -61,6 +61,11 @@ const (
 
 const ksProgressKey = "progressToken"
 
+// ksHeadersKey carries a request's HTTP headers (Mcp-Param-*) in its
+// _meta from an invocation to the session, which takes it out and sends
+// them as headers: the socket has no headers of its own.
+const ksHeadersKey = "mcpctl.session/headers"
+
 // ksProxy is the session process's state.
 type ksProxy struct {
 	f      *Factory
@@ -144,7 +149,8 @@ func (p *ksProxy) connect(ctx context.Context) (*ksBackend, error) {
 	}
 	p.mu.Lock()
 	p.be = be
-	p.hello = ksHello{Session: 1, Name: p.name, PID: os.Getpid(), Era: string(be.era.Era), Version: be.era.Version}
+	p.hello = ksHello{Session: 1, Name: p.name, PID: os.Getpid(), Era: string(be.era.Era), Version: be.era.Version,
+		Headers: be.tap.current().Capabilities().Headers && be.era.Era != client.EraLegacy}
 	if be.era.Era == client.EraLegacy && p.serial == nil {
 		p.serial = make(chan struct{}, 1)
 	}

@@ -5,7 +5,9 @@ package commands
 
 import (
 	"encoding/json"
+	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
@@ -26,6 +28,42 @@ func rewriteRequest(params json.RawMessage, id int64) (out, token json.RawMessag
 		out = setMeta(params, ksProgressKey, json.RawMessage(strconv.FormatInt(id, 10)))
 	}
 	return out, token, version
+}
+
+// putHeaders puts h into params' _meta (ksHeadersKey), for the session.
+func putHeaders(params json.RawMessage, h http.Header) json.RawMessage {
+	b, err := json.Marshal(h)
+	if err != nil || len(h) == 0 {
+		return params
+	}
+	return setMeta(params, ksHeadersKey, b)
+}
+
+// takeHeaders takes what putHeaders put back out of params.
+func takeHeaders(params json.RawMessage) (json.RawMessage, http.Header) {
+	raw := metaValue(params, ksHeadersKey)
+	if raw == nil {
+		return params, nil
+	}
+	var sent http.Header
+	_ = json.Unmarshal(raw, &sent)
+	var h http.Header
+	for k, v := range sent {
+		// Only what the client mirrors from a tool's arguments: the
+		// session's own headers (auth among them) are its to set.
+		if strings.HasPrefix(http.CanonicalHeaderKey(k), "Mcp-Param-") {
+			if h == nil {
+				h = http.Header{}
+			}
+			h[http.CanonicalHeaderKey(k)] = v
+		}
+	}
+	meta, err := ojson.SplitObject(topValue(params, "_meta"))
+	if err != nil {
+		return params, h
+	}
+	meta.Delete(ksHeadersKey)
+	return setTop(params, "_meta", meta.JSON()), h
 }
 
 // topValue is obj's member key, or nil.
