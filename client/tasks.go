@@ -124,7 +124,14 @@ func taskParams(id string, extra ...ojson.Member) json.RawMessage {
 // WaitTask polls the task of handle until it ends, answering its input
 // requests, and returns the task's result as the original request would
 // have returned it.
+// A 2025-11-25 server's task is waited for its way (waitLegacyTask).
 func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	if err := c.ensureEra(ctx); err == nil && c.Legacy() {
+		if co == nil {
+			co = &CallOptions{}
+		}
+		return c.waitLegacyTask(ctx, handle, co)
+	}
 	return c.waitTask(ctx, handle, co, answeredKeys{})
 }
 
