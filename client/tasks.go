@@ -150,12 +150,8 @@ func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallO
 		return nil, &ProtocolError{Msg: "a task answer without a taskId: " + snippet(handle)}
 	}
 	id := t.TaskID
-	waitCtx := ctx
-	if c.opts.Tasks.Timeout > 0 {
-		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithTimeout(ctx, c.opts.Tasks.Timeout)
-		defer cancel()
-	}
+	waitCtx, cancel := c.waitContext(ctx)
+	defer cancel()
 	stop := func(err error) error { return c.interrupted(ctx, waitCtx, id, err) }
 	maxRounds := c.maxRounds()
 	raw := handle
@@ -209,6 +205,15 @@ func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallO
 			t.TaskID = id
 		}
 	}
+}
+
+// waitContext is ctx bounded by the wait's own time limit
+// (TaskOptions.Timeout), if any.
+func (c *Client) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.opts.Tasks.Timeout > 0 {
+		return context.WithTimeout(ctx, c.opts.Tasks.Timeout)
+	}
+	return ctx, func() {}
 }
 
 func (c *Client) maxRounds() int {

@@ -181,12 +181,8 @@ func (c *Client) waitLegacyTask(ctx context.Context, task json.RawMessage, co *C
 		return nil, &ProtocolError{Msg: "a task answer without a taskId: " + snippet(task)}
 	}
 	id := t.TaskID
-	waitCtx := ctx
-	if c.opts.Tasks.Timeout > 0 {
-		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithTimeout(ctx, c.opts.Tasks.Timeout)
-		defer cancel()
-	}
+	waitCtx, cancel := c.waitContext(ctx)
+	defer cancel()
 	stop := func(err error) error { return c.interrupted(ctx, waitCtx, id, err) }
 	opts := &CallOptions{OnNotify: c.taskNotify(id, co.OnNotify)}
 	fresh := t.Status == ""

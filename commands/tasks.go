@@ -178,6 +178,10 @@ func runTasksList(o *noOptions) error {
 	if o.c.Bool("from-server") {
 		return o.withSession(func(s *session) error {
 			raw, err := s.client.List(o.ctx(), "tasks/list", "tasks", "", true)
+			var rpc *client.RPCError
+			if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound && !s.client.Legacy() {
+				return usagef("a %s server has no tasks/list; 'mcpctl tasks list' shows the tasks started here", s.client.Version())
+			}
 			if err != nil {
 				return wrapOp("tasks/list", err)
 			}

@@ -6,9 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // Issue 17, item 6: Ctrl-C while waiting for a 2025-11-25 server's task
@@ -31,25 +29,9 @@ func TestInterruptLegacyTask(t *testing.T) {
 			args := append([]string{"--url", url, "--trace"}, tc.extra...)
 			cmd := exec.Command(filepath.Join(bin, "mcpctl"), append(args, "tools", "call", "slow")...)
 			cmd.Env = env
-			var stderr syncBuffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(15 * time.Second)
-			for !strings.Contains(stderr.String(), `"method":"tasks/get"`) {
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					t.Fatalf("no task was polled; stderr:\n%s", stderr.String())
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			_ = cmd.Process.Signal(syscall.SIGINT)
-			err := cmd.Wait()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
-				t.Fatalf("exit %v, want 130; stderr:\n%s", err, stderr.String())
-			}
-			out := stderr.String()
+			out := interruptWhen(t, cmd, "no task was polled", func(stderr string) bool {
+				return strings.Contains(stderr, `"method":"tasks/get"`)
+			})
 			if !regexp.MustCompile(tc.wantMsg).MatchString(out) {
 				t.Errorf("stderr lacks %q:\n%s", tc.wantMsg, out)
 			}
