@@ -197,6 +197,13 @@ func (c *Client) waitLegacyTask(ctx context.Context, task json.RawMessage, co *C
 			if err != nil {
 				return nil, stop(err)
 			}
+			if t.Status == "input_required" && c.opts.Tasks.OnStatus != nil {
+				// The task has ended since it was last seen: its end is
+				// reported too, as a poll would have.
+				if raw, err := c.Call(waitCtx, "tasks/get", taskParams(id), opts); err == nil {
+					c.opts.Tasks.OnStatus(raw)
+				}
+			}
 			return res, nil
 		case "cancelled":
 			return nil, &TaskCancelledError{TaskID: id, Message: t.StatusMessage}

@@ -146,16 +146,22 @@ func TestLegacyTaskNoWait(t *testing.T) {
 // requests come while it blocks. One cancelled ends the wait so; one whose
 // wait outlasts TaskOptions.Timeout keeps running.
 func TestLegacyTaskWaitEnds(t *testing.T) {
+	var last string
 	c, ft := legacyTaskClient(map[string][]any{
 		"tools/call":   {`{"task":` + legacyTaskObject("working") + `}`},
-		"tasks/get":    {legacyTaskObject("input_required")},
+		"tasks/get":    {legacyTaskObject("input_required"), legacyTaskObject("completed")},
 		"tasks/result": {taskToolResult},
-	}, TaskOptions{})
+	}, TaskOptions{OnStatus: func(t json.RawMessage) {
+		var o Task
+		_ = json.Unmarshal(t, &o)
+		last = o.Status
+	}})
 	if _, err := c.CallTool(context.Background(), "must", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := methods(ft.requests()); !strings.HasSuffix(got, "tools/call tasks/get tasks/result") {
-		t.Errorf("requests: %s", got)
+	// Its end, since, is seen with one more poll, for the record.
+	if got := methods(ft.requests()); !strings.HasSuffix(got, "tools/call tasks/get tasks/result tasks/get") || last != "completed" {
+		t.Errorf("requests: %s; last status %q", got, last)
 	}
 
 	c, _ = legacyTaskClient(map[string][]any{"tools/call": {`{"task":` + legacyTaskObject("working") + `}`}, "tasks/get": {legacyTaskObject("cancelled")}}, TaskOptions{})
