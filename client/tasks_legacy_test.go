@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -199,5 +200,31 @@ func TestLegacyWaitTaskByID(t *testing.T) {
 	}
 	if got := methods(ft.requests()); got != "initialize notifications/initialized tasks/result" {
 		t.Errorf("requests: %s", got)
+	}
+}
+
+// notifications/tasks/status of the task waited for are reported like a
+// poll's answer (and passed on); those of other tasks only passed on.
+func TestLegacyTaskStatusNotification(t *testing.T) {
+	var statuses []string
+	var passed int
+	c, ft := legacyTaskClient(map[string][]any{
+		"tasks/get":    {legacyTaskObject("completed")},
+		"tasks/result": {taskToolResult},
+	}, TaskOptions{OnStatus: func(t json.RawMessage) { statuses = append(statuses, string(t)) }})
+	inner := ft.handle
+	ft.handle = func(ctx context.Context, req *Request, h http.Header, notify func(Notification)) (*Message, error) {
+		if req.Method == "tasks/get" {
+			notify(Notification{Method: "notifications/tasks/status", Params: json.RawMessage(`{"taskId":"other","status":"working"}`)})
+			notify(Notification{Method: "notifications/tasks/status", Params: json.RawMessage(legacyTaskObject("completed"))})
+		}
+		return inner(ctx, req, h, notify)
+	}
+	_, err := c.WaitTask(context.Background(), json.RawMessage(`{"taskId":"t1"}`), &CallOptions{OnNotify: func(Notification) { passed++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(statuses) != 2 || statuses[0] != legacyTaskObject("completed") || passed != 2 {
+		t.Errorf("OnStatus got %q, %d passed on; want the notification of t1, then the poll's answer, and both passed on", statuses, passed)
 	}
 }
