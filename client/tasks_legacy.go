@@ -64,13 +64,14 @@ type legacyTask struct {
 
 // legacyToolTasks says whether the legacy server accepts task-augmented
 // tools/call (capabilities.tasks.requests.tools.call), running the
-// handshake first if need be. A modern server, or a dry run, never does.
+// handshake first if need be. A modern server never does. A dry run, which
+// sends no handshake, takes a legacy server at its tools' word.
 func (c *Client) legacyToolTasks(ctx context.Context) (bool, error) {
-	if c.dryRun() {
-		return false, nil
-	}
 	if err := c.ensureEra(ctx); err != nil || !c.Legacy() {
 		return false, err
+	}
+	if c.dryRun() {
+		return true, nil
 	}
 	if err := c.initialized(ctx); err != nil {
 		return false, err
