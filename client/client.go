@@ -142,6 +142,11 @@ type CallOptions struct {
 	FromCache *bool
 	// NoWait returns a task handle as it is, without waiting for the task.
 	NoWait bool
+	// Task asks CallTool to run a tool whose execution.taskSupport is
+	// optional as a task (task augmentation, revision 2025-11-25); a tool
+	// that requires it always is. A tool or server that cannot is a
+	// *TaskSupportError.
+	Task bool
 	// NoTimeout exempts a long-lived request (subscriptions/listen) from
 	// Options.Timeout.
 	NoTimeout bool

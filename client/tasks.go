@@ -124,7 +124,14 @@ func taskParams(id string, extra ...ojson.Member) json.RawMessage {
 // WaitTask polls the task of handle until it ends, answering its input
 // requests, and returns the task's result as the original request would
 // have returned it.
+// A 2025-11-25 server's task is waited for its way (waitLegacyTask).
 func (c *Client) WaitTask(ctx context.Context, handle json.RawMessage, co *CallOptions) (json.RawMessage, error) {
+	if err := c.ensureEra(ctx); err == nil && c.Legacy() {
+		if co == nil {
+			co = &CallOptions{}
+		}
+		return c.waitLegacyTask(ctx, handle, co)
+	}
 	return c.waitTask(ctx, handle, co, answeredKeys{})
 }
 
@@ -143,12 +150,8 @@ func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallO
 		return nil, &ProtocolError{Msg: "a task answer without a taskId: " + snippet(handle)}
 	}
 	id := t.TaskID
-	waitCtx := ctx
-	if c.opts.Tasks.Timeout > 0 {
-		var cancel context.CancelFunc
-		waitCtx, cancel = context.WithTimeout(ctx, c.opts.Tasks.Timeout)
-		defer cancel()
-	}
+	waitCtx, cancel := c.waitContext(ctx)
+	defer cancel()
 	stop := func(err error) error { return c.interrupted(ctx, waitCtx, id, err) }
 	maxRounds := c.maxRounds()
 	raw := handle
@@ -202,6 +205,15 @@ func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallO
 			t.TaskID = id
 		}
 	}
+}
+
+// waitContext is ctx bounded by the wait's own time limit
+// (TaskOptions.Timeout), if any.
+func (c *Client) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.opts.Tasks.Timeout > 0 {
+		return context.WithTimeout(ctx, c.opts.Tasks.Timeout)
+	}
+	return ctx, func() {}
 }
 
 func (c *Client) maxRounds() int {

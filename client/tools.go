@@ -132,8 +132,12 @@ func (c *Client) CallTool(ctx context.Context, name string, args json.RawMessage
 		res, _, err := c.callWith(ctx, name, co.Tool, args, co)
 		return res, err
 	}
-	if !c.base.Headers && co.PrepareArgs == nil {
-		return c.callToolDirect(ctx, name, args, co)
+	if !c.base.Headers && co.PrepareArgs == nil && !co.Task {
+		// A legacy server's tools may need to run as tasks, which only
+		// their definitions tell.
+		if tasks, err := c.legacyToolTasks(ctx); err != nil || !tasks {
+			return c.callToolDirect(ctx, name, args, co)
+		}
 	}
 	for attempt := 0; ; attempt++ {
 		fromCache, stale := false, false
@@ -191,7 +195,20 @@ func (c *Client) callWith(ctx context.Context, name string, tool, args json.RawM
 	for k, v := range co.Header {
 		callOpts.Header[k] = v
 	}
-	res, err := c.Call(ctx, "tools/call", toolCallBody(name, sent), &callOpts)
+	asTask, err := c.runAsTask(ctx, name, tool, co.Task)
+	if err != nil {
+		return nil, false, err
+	}
+	body := toolCallBody(name, sent)
+	if !asTask {
+		res, err := c.Call(ctx, "tools/call", body, &callOpts)
+		return res, true, err
+	}
+	res, err := c.Call(ctx, "tools/call", withTask(body), &CallOptions{OnNotify: co.OnNotify, Header: callOpts.Header})
+	if err != nil {
+		return nil, true, err
+	}
+	res, err = c.legacyTaskCreated(ctx, res, co)
 	return res, true, err
 }
 

@@ -68,6 +68,7 @@ var examples = map[string][]string{
 	"tools call": {
 		"mcpctl -s weather tools call weather_current location=SF units=imperial",
 		`mcpctl -s weather tools call calculator_arithmetic --json '{"expression":"2*(3+4)"}'`,
+		"mcpctl -s everything tools call simulate-research-query topic=go --no-wait",
 	},
 	"resources": {
 		"mcpctl -s weather resources list -o table",
@@ -126,6 +127,9 @@ var examples = map[string][]string{
 	"tasks wait": {
 		"mcpctl -s weather tasks wait 3f9c1c2e --answer confirm.confirm=true",
 	},
+	"tasks result": {
+		"mcpctl -s everything tasks result 5e4473 --jq '.content[0].text'",
+	},
 	"tasks update": {
 		"mcpctl -s weather tasks update 3f9c1c2e --answer confirm.confirm=true",
 	},
@@ -134,6 +138,7 @@ var examples = map[string][]string{
 	},
 	"tasks list": {
 		"mcpctl tasks list -o table",
+		"mcpctl -s everything tasks list --from-server",
 	},
 	"listen": {
 		"mcpctl -s weather listen --tools --resource demo://counter",

@@ -81,6 +81,7 @@ func ExitCode(err error) int {
 		listSlow  *client.ListTimeoutError
 		waited    *client.TaskInterruptedError
 		capErr    *client.CapabilityError
+		noTask    *client.TaskSupportError
 		expired   *client.SessionExpiredError
 		ackSlow   *client.AckTimeoutError
 		batch     *batchError
@@ -99,7 +100,7 @@ func ExitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &tool), errors.As(err, &cancelled):
 		return ExitToolError
-	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown), errors.As(err, &query):
+	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown), errors.As(err, &query), errors.As(err, &noTask):
 		return ExitUsage
 	case errors.As(err, &era):
 		return ExitConnection // neither probe nor initialize answered

@@ -69,6 +69,7 @@ func errorKinds() []errorKind {
 		{kind: "client.ErrNoAnswer", err: client.ErrNoAnswer, code: ExitInput},
 		{kind: "client.InputRequiredError", err: &client.InputRequiredError{Reason: "no terminal", Err: client.ErrNoAnswer}, code: ExitInput},
 		{kind: "client.CapabilityError", err: &client.CapabilityError{Binding: "socket", Capability: "dry run"}, code: ExitConnection},
+		{kind: "client.TaskSupportError", err: &client.TaskSupportError{Tool: "t", Reason: "no"}, code: ExitUsage},
 		{kind: "client.ListTooLargeError", err: &client.ListTooLargeError{Method: "tools/list", Limit: 1 << 20, Pages: 3}, code: ExitConnection},
 		{kind: "client.ListTimeoutError", err: &client.ListTimeoutError{Method: "tools/list", After: "1s", Pages: 3}, code: ExitConnection},
 		{kind: "client.TaskCancelledError", err: &client.TaskCancelledError{TaskID: "t"}, code: ExitToolError},

@@ -82,13 +82,15 @@ func taskParams(id string) json.RawMessage {
 func tasksCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "tasks",
-		Usage: "follow long-running work (the Tasks extension)",
+		Usage: "follow long-running work (the Tasks extension; 2025-11-25 tasks)",
 		Description: "A tools/call may be answered with a task; mcpctl waits for it unless --no-wait.\n" +
-			"Tasks started here are remembered in the state directory ($MCPCTL_STATE_DIR,\n" +
-			"$XDG_STATE_HOME/mcpctl or ~/.local/state/mcpctl).",
+			"A 2025-11-25 server runs a tool as a task when the tool requires it (execution.taskSupport),\n" +
+			"or on --task when it allows it. Tasks started here are remembered in the state directory\n" +
+			"($MCPCTL_STATE_DIR, $XDG_STATE_HOME/mcpctl or ~/.local/state/mcpctl).",
 		Subcommands: []*cli.Command{
 			newCmdTaskMethod(f, nil, "get", "show a task (tasks/get)", "tasks/get"),
 			newCmdTasksWait(f, nil),
+			newCmdTasksResult(f, nil),
 			newCmdTasksUpdate(f, nil),
 			newCmdTaskMethod(f, nil, "cancel", "ask the server to cancel a task (tasks/cancel)", "tasks/cancel"),
 			newCmdTasksList(f, nil),
@@ -107,6 +109,21 @@ func runTasksWait(o *taskOptions) error {
 	return o.withSession(func(s *session) error {
 		return s.finishToolCall(o.ctx(), "tasks wait", func() (json.RawMessage, error) {
 			return s.client.WaitTask(o.ctx(), taskParams(o.ID), &client.CallOptions{})
+		})
+	})
+}
+
+func newCmdTasksResult(f *Factory, runF func(*taskOptions) error) *cli.Command {
+	return &cli.Command{
+		Name: "result", Usage: "print a task's result (tasks/result), waiting for it to end", ArgsUsage: "TASK-ID",
+		Action: actionOf(parseTaskID(f), runF, runTasksResult),
+	}
+}
+
+func runTasksResult(o *taskOptions) error {
+	return o.withSession(func(s *session) error {
+		return s.finishToolCall(o.ctx(), "tasks result", func() (json.RawMessage, error) {
+			return s.client.TaskResult(o.ctx(), o.ID, &client.CallOptions{})
 		})
 	})
 }
@@ -133,6 +150,9 @@ func runTasksUpdate(o *taskOptions) error {
 		if t.Status != "input_required" {
 			return usagef("task %s is %s; it needs no input", id, t.Status)
 		}
+		if s.client.Legacy() {
+			return usagef("a %s server asks for a task's input while 'mcpctl tasks wait %s' waits for it", s.client.Version(), id)
+		}
 		k := &continuation{Method: "tasks/update", TaskID: id, InputRequests: t.InputRequests, Round: 1}
 		cc, err := k.clientContinuation()
 		if err != nil {
@@ -148,12 +168,26 @@ func runTasksUpdate(o *taskOptions) error {
 
 func newCmdTasksList(f *Factory, runF func(*noOptions) error) *cli.Command {
 	return &cli.Command{
-		Name: "list", Usage: "list the tasks started from this machine", ArgsUsage: " ",
+		Name: "list", Usage: "list the tasks started from this machine, or the server's (tasks/list) with --from-server", ArgsUsage: " ",
+		Flags:  []cli.Flag{&cli.BoolFlag{Name: "from-server", Usage: "ask the server for its tasks (tasks/list, 2025-11-25 servers) instead"}},
 		Action: actionOf(parseAny(f), runF, runTasksList),
 	}
 }
 
 func runTasksList(o *noOptions) error {
+	if o.c.Bool("from-server") {
+		return o.withSession(func(s *session) error {
+			raw, err := s.client.List(o.ctx(), "tasks/list", "tasks", "", true)
+			var rpc *client.RPCError
+			if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound && !s.client.Legacy() {
+				return usagef("a %s server has no tasks/list; 'mcpctl tasks list' shows the tasks started here", s.client.Version())
+			}
+			if err != nil {
+				return wrapOp("tasks/list", err)
+			}
+			return s.print(o.ctx(), output.KindTasksList, raw)
+		})
+	}
 	ios := o.f.IOStreams
 	render, err := renderOptions(o.c, ios)
 	if err != nil {

@@ -107,6 +107,7 @@ type toolsCallOptions struct {
 	NoValidate bool
 	AllowExtra bool // --allow-extra: keys the schema does not declare are sent too
 	NoWait     bool
+	Task       bool // --task
 }
 
 func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Command {
@@ -115,14 +116,15 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 		Usage:       "call a tool (tools/call)",
 		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
 		Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
-		Flags:       []cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"}},
+		Flags: []cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"},
+			&cli.BoolFlag{Name: "task", Usage: "run a tool whose execution.taskSupport is optional as a task (2025-11-25 servers; tools that require it always are)"}},
 		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 				return nil, err
 			}
 			return &toolsCallOptions{
 				invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(),
-				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), NoWait: c.Bool("no-wait"),
+				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), NoWait: c.Bool("no-wait"), Task: c.Bool("task"),
 			}, nil
 		}, runF, runToolsCall),
 	}
@@ -136,7 +138,7 @@ func runToolsCall(o *toolsCallOptions) error {
 		}
 		ctx := o.ctx()
 		return s.finishToolCall(ctx, "tools/call "+o.Name, func() (json.RawMessage, error) {
-			co := &client.CallOptions{NoWait: o.NoWait}
+			co := &client.CallOptions{NoWait: o.NoWait, Task: o.Task}
 			if !o.NoValidate {
 				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
 					return prepareToolArgs(o.Name, tool, args, stringPaths, o.AllowExtra, s.opts.Hooks.Log)
@@ -165,9 +167,9 @@ func (s *session) finishCall(ctx context.Context, op string, kind output.Kind, c
 	if err != nil {
 		return wrapOp(op, err)
 	}
-	if rt, _ := resultType(raw); rt == "task" {
+	if id := client.CreatedTaskID(raw); id != "" {
 		kind = output.KindGeneric
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(client.TaskIDOf(raw)))
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(id))
 	}
 	toolErr := isToolError(raw)
 	if toolErr && s.textAtTerminal() {
@@ -198,14 +200,6 @@ func toolErrorLine(op string) string {
 		return fmt.Sprintf("error: tool %s reported an error (isError); its result follows", output.SanitizeLine(strconv.Quote(name)))
 	}
 	return "error: the tool reported an error (isError); its result follows"
-}
-
-func resultType(raw json.RawMessage) (string, error) {
-	var r struct {
-		ResultType string `json:"resultType"`
-	}
-	err := json.Unmarshal(raw, &r)
-	return r.ResultType, err
 }
 
 func toolCallParams(name string, args json.RawMessage) json.RawMessage {

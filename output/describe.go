@@ -42,6 +42,15 @@ func textDescribe(t *textWriter, tool *value) bool {
 			t.linef("  %s: %s", t.name(k), t.one(ann.get(k).display()))
 		}
 	}
+	// How the tool runs: execution.taskSupport (2025-11-25) says whether
+	// it runs as a task.
+	if ex := tool.get("execution"); ex.is(kindObject) && len(ex.keys()) > 0 {
+		t.b.WriteByte('\n')
+		t.linef("%s", t.bold("Execution:"))
+		for _, k := range ex.keys() {
+			t.linef("  %s: %s", t.name(k), t.one(ex.get(k).display()))
+		}
+	}
 	return true
 }
 

@@ -161,6 +161,13 @@ func TestRenderTextDescribe(t *testing.T) {
 			  "outputSchema":{"type":"object","additionalProperties":"string","oneOf":[3,{"properties":{"k":{"type":"string"}}}]}}`,
 			want: "n\n\nParameters:\n  u (string)\n  l (array)\n  c (\"x\", always \"x\")\n\nOutput: one of\n  alternative 1:\n    k (string)\n",
 		},
+		{
+			// execution.taskSupport (2025-11-25) says whether the tool
+			// runs as a task; it is shown as the server gave it.
+			name: "execution",
+			raw:  `{"name":"r","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"}}`,
+			want: "r\n\nParameters: none\n\nExecution:\n  taskSupport: required\n",
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

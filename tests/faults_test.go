@@ -247,6 +247,10 @@ var faultCases = []faultCase{
 		check: httpCountsAre(map[string]int{"tasks/get": 11, "tasks/update": 0})},
 	{name: "task_wait_timeout", stdio: "taskworking", http: "taskworking", args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
 		msg: `^mcpctl: tools/call slow: stopped waiting for task task-taskworking after 1s, which keeps running; --timeout ended the wait: 'mcpctl tasks wait task-taskworking' picks it up again$`},
+	// Issue 17, item 6: the same of a 2025-11-25 server's task, which the
+	// tool requires (tests/fakemcp/legacytasks.go).
+	{name: "legacy_task_wait_timeout", stdio: "legacytaskworking", http: "legacytaskworking", unpinned: true, args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/call slow: stopped waiting for task task-legacytaskworking after 1s, which keeps running; --timeout ended the wait: 'mcpctl tasks wait task-legacytaskworking' picks it up again$`},
 
 	// Issue 13, item 10: URL elicitations whose host a browser reads
 	// otherwise than a naive display shows, or that name none. In a

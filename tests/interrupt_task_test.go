@@ -42,35 +42,16 @@ func TestInterruptTask(t *testing.T) {
 			args := append([]string{"--url", url, "--trace", "--answers", `{"confirm":{"action":"accept","content":{"confirm":true}}}`}, tc.extra...)
 			cmd := exec.Command(filepath.Join(dir, "mcpctl"), append(args, "tools", "call", "slow_task")...)
 			cmd.Env = env
-			var stderr syncBuffer
-			cmd.Stderr = &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			deadline := time.Now().Add(15 * time.Second)
 			// Interrupt once the answer is in (a poll follows the update), so
 			// the task goes on to finish by itself.
-			answered := func() bool {
-				out := stderr.String()
+			stderr := interruptWhen(t, cmd, "the task never asked for input", func(out string) bool {
 				i := strings.Index(out, `"method":"tasks/update"`)
 				return i >= 0 && strings.Contains(out[i:], `"method":"tasks/get"`)
+			})
+			if !regexp.MustCompile(tc.wantMsg).MatchString(stderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.wantMsg, stderr)
 			}
-			for !answered() {
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					t.Fatalf("the task never asked for input; stderr:\n%s", stderr.String())
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
-			_ = cmd.Process.Signal(syscall.SIGINT)
-			err := cmd.Wait()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
-				t.Fatalf("exit %v, want 130; stderr:\n%s", err, stderr.String())
-			}
-			if !regexp.MustCompile(tc.wantMsg).MatchString(stderr.String()) {
-				t.Errorf("stderr lacks %q:\n%s", tc.wantMsg, stderr.String())
-			}
-			m := taskID.FindStringSubmatch(stderr.String())
+			m := taskID.FindStringSubmatch(stderr)
 			if m == nil {
 				t.Fatal("no task id in the trace")
 			}
@@ -87,4 +68,30 @@ func TestInterruptTask(t *testing.T) {
 			t.Errorf("task status %q, want %q", status, tc.wantStatus)
 		})
 	}
+}
+
+// interruptWhen starts cmd, sends it SIGINT once ready says yes to its
+// stderr so far (failing with never if that takes over 15s), and checks
+// that it exits 130; it returns the stderr.
+func interruptWhen(t *testing.T, cmd *exec.Cmd, never string, ready func(stderr string) bool) string {
+	t.Helper()
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(15 * time.Second)
+	for !ready(stderr.String()) {
+		if time.Now().After(deadline) {
+			_ = cmd.Process.Kill()
+			t.Fatalf("%s; stderr:\n%s", never, stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130; stderr:\n%s", err, stderr.String())
+	}
+	return stderr.String()
 }

@@ -269,10 +269,11 @@ func Modes() string {
 		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]", // issue 13, items 2 and 6
 		"invisible", "stderrescapes[:exit]", "stderrflood:N:L", // issue 13, items 4 and 9
 		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
-		"schemas",     // issue 14, item 1 (schemas.go)
-		"legacytyped", // issue 15, item 1 (legacytyped.go)
-		"slowexit",    // issue 16, item 4 (slowexit.go)
-		"stale",       // issue 16, item 3 (stale.go)
+		"schemas",           // issue 14, item 1 (schemas.go)
+		"legacytyped",       // issue 15, item 1 (legacytyped.go)
+		"legacytaskworking", // issue 17, item 6 (legacytasks.go)
+		"slowexit",          // issue 16, item 4 (slowexit.go)
+		"stale",             // issue 16, item 3 (stale.go)
 	}, ", ")
 }
 

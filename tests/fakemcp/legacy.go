@@ -23,6 +23,7 @@ import (
 //	legacyexpire   HTTP: each session dies after its first request
 //	legacysse      HTTP: the deprecated HTTP+SSE transport of 2024-11-05
 //	legacytyped    one tool with arguments of every type (legacytyped.go)
+//	legacytaskworking  a task that never ends (legacytasks.go)
 
 // legacyVersions are the versions a legacy server accepts as asked.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -133,6 +134,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 	if r, ok := l.typedReply(req); ok { // issue 15, item 1 (legacytyped.go)
 		return r
 	}
+	if r, ok := l.legacyTaskReply(req); ok { // issue 17, item 6 (legacytasks.go)
+		return r
+	}
 	switch req.Method {
 	case "fake/count":
 		return result(id, l.srv.counts())
@@ -184,7 +188,11 @@ func (l *legacySession) initialize(id json.RawMessage, p legacyParams) string {
 	l.version = v
 	l.mu.Unlock()
 	l.logf("fakemcp: initialize %s capabilities %s", v, compact(p.Capabilities))
-	return result(id, fmt.Sprintf(`{"protocolVersion":%q,"capabilities":%s,"serverInfo":{"name":"fakemcp-legacy","version":"0"},"instructions":"A legacy fake."}`, v, legacyCapabilities))
+	caps := legacyCapabilities
+	if l.srv.mode == "legacytaskworking" {
+		caps = legacyTaskCapabilities
+	}
+	return result(id, fmt.Sprintf(`{"protocolVersion":%q,"capabilities":%s,"serverInfo":{"name":"fakemcp-legacy","version":"0"},"instructions":"A legacy fake."}`, v, caps))
 }
 
 func (l *legacySession) call(id json.RawMessage, p legacyParams, send func(string)) string {
