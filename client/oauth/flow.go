@@ -275,7 +275,7 @@ func (m *Manager) refresh(ctx context.Context) error {
 	if cur := m.cfg.Store.Token(m.cfg.ServerURL, m.tok.Issuer); cur != nil && cur.AccessToken != m.tok.AccessToken {
 		m.tok = cur
 		if !m.expiring() {
-			m.logf("oauth: using the token another mcpctl refreshed")
+			m.logf("oauth: using the token another process refreshed meanwhile")
 			return nil
 		}
 	}
