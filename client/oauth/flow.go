@@ -142,7 +142,7 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 			return err
 		}
 	}
-	as, err := m.discoverServer(ctx, prm.AuthorizationServers[0])
+	as, err := m.serverMeta(ctx, prm)
 	if err != nil {
 		return err
 	}

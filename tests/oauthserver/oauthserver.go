@@ -40,6 +40,10 @@ type Options struct {
 	CIMD bool
 	// NoDCR leaves out the registration endpoint.
 	NoDCR bool
+	// NoASMeta serves no authorization server metadata: with HidePRM and
+	// Fault "prm-missing", a 2025-03-26 server whose endpoints are the
+	// defaults (/authorize, /token, /register at the origin).
+	NoASMeta bool
 	// PreRegistered is a client id and secret (client_secret_basic).
 	PreRegistered [2]string
 	// TokenTTL is how long access tokens live (1h if 0).
@@ -163,6 +167,10 @@ func (s *Server) MountAS(mux *http.ServeMux) {
 	}
 	mux.HandleFunc("/.well-known/"+metaName+s.opts.IssuerPath, func(w http.ResponseWriter, r *http.Request) {
 		s.note(r)
+		if s.opts.NoASMeta {
+			http.NotFound(w, r)
+			return
+		}
 		issuer := s.Issuer()
 		if s.opts.Fault == "issuer-mismatch" {
 			issuer = "https://attacker.example.com"
