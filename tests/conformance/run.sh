@@ -76,6 +76,7 @@ conf_pkg=$node_modules/@modelcontextprotocol/conformance
 entry=$("$node22" -p 'const p = require(process.argv[1] + "/package.json");
 	process.argv[1] + "/" + (typeof p.bin === "string" ? p.bin : p.bin.conformance)' "$conf_pkg")
 export CONFORMANCE_NODE=$node22
+client_list=$("$node22" "$entry" list --client)
 # The adapter kills mcpctl runs still going 5s before the suite gives up on them.
 client_s=$((per_scenario_ms / 1000 - 5))
 [ "$client_s" -ge 1 ] || client_s=1
@@ -113,9 +114,13 @@ for spec in "${specs[@]}"; do
 			"$node22" "$entry" client --command "bash $adapter" --requirements "$spec" \
 				--timeout "$per_scenario_ms" -o "$out" || rc=$?
 		else
-			local s
+			local s force
 			for s in "$@"; do
-				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$version" \
+				# Extension scenarios are on no spec timeline: a requirement
+				# set runs them, and so does a named run of one, forced.
+				force=()
+				[ "$spec" = backcompat ] || ! grep -qxF "  - $s [extension]" <<<"$client_list" || force=(--force)
+				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$version" "${force[@]}" \
 					--timeout "$per_scenario_ms" -o "$out" || rc=$?
 			done
 		fi

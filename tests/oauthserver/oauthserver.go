@@ -57,6 +57,7 @@ type Options struct {
 	// "http-register"; or PKCE metadata mcpctl must refuse: "pkce-absent"
 	// (no code_challenge_methods_supported), "pkce-plain" (["plain"]).
 	Fault string
+	GrantOptions
 }
 
 // PlainHTTPOrigin is where the http-* faults point: a host that is not
@@ -294,6 +295,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.note(r)
+	if s.opts.Hang {
+		<-r.Context().Done()
+		return
+	}
 	if err := r.ParseForm(); err != nil {
 		writeJSON(w, 400, map[string]string{"error": "invalid_request"})
 		return
@@ -342,8 +347,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	case "client_credentials":
 		g = grant{client: id, scope: r.PostForm.Get("scope"), resource: r.PostForm.Get("resource")}
 	default:
-		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
-		return
+		var done bool
+		if g, done = s.otherGrant(w, r, id); done {
+			return
+		}
 	}
 	access, refresh := s.next("access"), s.next("refresh")
 	g.expiry = time.Now().Add(s.opts.TokenTTL)
