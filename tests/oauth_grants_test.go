@@ -13,6 +13,8 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -118,6 +120,104 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 			}
 			if n := site.as.Count("/as/authorize") + site.as.Count("/as/register"); n != 0 {
 				t.Errorf("fell back to another grant: %q", site.as.Requests)
+			}
+		})
+	}
+}
+
+// idpSite is an enterprise identity provider: its token endpoint
+// exchanges ID tokens it signed (audience: its client "idp-client") for
+// ID-JAGs naming the MCP client "mcp-client".
+func idpSite(t *testing.T, key *ecdsa.PrivateKey, hang bool) (as *oauthserver.Server, tokenURL string) {
+	t.Helper()
+	as = oauthserver.New(oauthserver.Options{IssuerPath: "/idp", PreRegistered: [2]string{"idp-client", ""},
+		GrantOptions: oauthserver.GrantOptions{TrustedKey: &key.PublicKey, IDPKey: key, IDJAGClientID: "mcp-client", Hang: hang}})
+	mux := http.NewServeMux()
+	as.MountAS(mux)
+	srv := httptest.NewUnstartedServer(mux)
+	as.Base = "http://" + srv.Listener.Addr().String()
+	srv.Start()
+	t.Cleanup(srv.Close)
+	return as, as.Issuer() + "/token"
+}
+
+func TestOAuthGrantIDJAG(t *testing.T) {
+	key := ecKey(t)
+	newSites := func(hang bool) (*oauthSite, *oauthserver.Server, []string) {
+		idp, tokenURL := idpSite(t, key, hang)
+		site := startOAuthSite(t, oauthserver.Options{PreRegistered: [2]string{"mcp-client", "mcp-s3cret"},
+			GrantOptions: oauthserver.GrantOptions{TrustedKey: &key.PublicKey}})
+		return site, idp, []string{"--url", site.url, "--grant", "id-jag", "--idp-token-endpoint", tokenURL, "--idp-client-id", "idp-client",
+			"--client-id", "mcp-client", "--client-secret", "mcp-s3cret"}
+	}
+	dir := t.TempDir()
+	idToken := filepath.Join(dir, "id.jwt")
+	if err := os.WriteFile(idToken, []byte(signJWT(t, key, "https://idp.example", "idp-client", time.Hour)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	// The whole flow, the ID token from a file: the exchange at the
+	// identity provider, then the JWT-bearer grant; the token is kept.
+	site, idp, args := newSites(false)
+	state := t.TempDir()
+	r := grantRun(t, state, append(args, "--id-token", "@"+idToken, "tools", "list")...)
+	if r.code != 0 {
+		t.Fatalf("exit %d:\n%s", r.code, r.stderr)
+	}
+	if idp.Count("/idp/token") != 1 || site.as.Count("/as/token") != 1 || len(tokenFiles(state)) != 1 {
+		t.Errorf("idp %q, as %q, token files %v", idp.Requests, site.as.Requests, tokenFiles(state))
+	}
+
+	// The same settings from a config entry (auth:), the ID token read
+	// from its file at use.
+	site, _, _ = newSites(false)
+	_, tokenURL := idpSite(t, key, false)
+	cfg := filepath.Join(dir, "config.yaml")
+	if err := os.WriteFile(cfg, []byte("servers:\n  corp:\n    url: "+site.url+"\n    auth:\n      grant: id-jag\n      idpTokenEndpoint: "+tokenURL+
+		"\n      idpClientId: idp-client\n      idToken: \"@"+idToken+"\"\n      clientId: mcp-client\n      clientSecret: mcp-s3cret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = secMcpctl(t, []string{"MCPCTL_STATE_DIR=" + t.TempDir(), "MCPCTL_CONFIG=" + cfg}, "-s", "corp", "--protocol-version", "2026-07-28", "tools", "list")
+	if r.code != 0 {
+		t.Fatalf("from the config: exit %d:\n%s", r.code, r.stderr)
+	}
+
+	for _, tc := range []struct {
+		name    string
+		idToken string
+		hang    bool
+		extra   []string
+		code    int
+		re      string
+		asReqs  int
+	}{
+		{"ID token for another audience", signJWT(t, key, "https://idp.example", "someone-else", time.Hour), false, nil, 5,
+			`^mcpctl: tools/list: HTTP 401: .*: the identity provider's token exchange failed: invalid_grant \(token has invalid claims: token has invalid audience\); the ID token's audience \(aud\) is someone-else, not idp-client$`, 0},
+		{"ID token expired", signJWT(t, key, "https://idp.example", "idp-client", -2*time.Minute), false, nil, 5,
+			`^mcpctl: tools/list: HTTP 401: .*: the ID token expired at \S+ \(2m\d*s ago\): get a fresh one$`, 0},
+		{"ID token file missing", "@" + filepath.Join(dir, "none.jwt"), false, nil, 2,
+			`^mcpctl: --id-token @` + regexp.QuoteMeta(filepath.Join(dir, "none.jwt")) + `: open .*none.jwt: no such file or directory$`, 0},
+		{"identity provider silent", "@" + idToken, true, []string{"--timeout", "2s"}, 3,
+			`^mcpctl: tools/list: tools/list timed out after 2s while authorizing: no answer from the identity provider.s token endpoint http://127.0.0.1:\d+/idp/token \(raise it with --timeout\)$`, 0},
+		{"no identity provider client", "@" + idToken, false, []string{"--idp-client-id", ""}, 2,
+			`^mcpctl: --grant id-jag needs --idp-token-endpoint, --idp-client-id and --id-token, and --client-id`, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			site, idp, args := newSites(tc.hang)
+			start := time.Now()
+			r := grantRun(t, t.TempDir(), append(append(args, tc.extra...), "--id-token", tc.idToken, "tools", "list")...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d:\n%s", r.code, tc.code, r.stderr)
+			}
+			oneErrorLine(t, r.stderr, tc.re)
+			if n := site.as.Count("/as/token"); n != tc.asReqs {
+				t.Errorf("%d token requests at the authorization server, want %d: %q", n, tc.asReqs, site.as.Requests)
+			}
+			if n := idp.Count("/idp/token"); n > 1 {
+				t.Errorf("the exchange was tried %d times", n)
+			}
+			if tc.hang && time.Since(start) > 10*time.Second {
+				t.Errorf("a silent identity provider held mcpctl for %s", time.Since(start))
 			}
 		})
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"golang.org/x/oauth2"
+
+	"github.com/mcpctl/mcpctl/client"
 )
 
 const (
@@ -67,6 +69,9 @@ func (m *Manager) idJAG(ctx context.Context, prm *ResourceMeta, as *ServerMeta, 
 	}
 	m.logf("oauth: token exchange of the ID token for an ID-JAG at %s", idp.TokenEndpoint)
 	a, err := m.postToken(ctx, idp.TokenEndpoint, form, c)
+	if err != nil && ctx.Err() != nil {
+		return nil, &Error{Msg: "no answer from the identity provider's token endpoint " + client.RedactURL(idp.TokenEndpoint)}
+	}
 	if err != nil {
 		e := grantError(err, audienceHint("ID token", claims, idp.ClientID)).(*Error)
 		e.Msg = "the identity provider's token exchange failed: " + strings.TrimPrefix(e.Msg, "the token endpoint refused: ")

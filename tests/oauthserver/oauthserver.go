@@ -296,7 +296,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.note(r)
 	if s.opts.Hang {
-		<-r.Context().Done()
+		// Read the body first: only then does the request's context end
+		// when the client goes away. A minute at most, whatever happens.
+		_ = r.ParseForm()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute):
+		}
 		return
 	}
 	if err := r.ParseForm(); err != nil {
