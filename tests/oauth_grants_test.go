@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -55,11 +56,14 @@ func grantRun(t *testing.T, state string, args ...string) *faultRun {
 
 func TestOAuthGrantJWTBearer(t *testing.T) {
 	workload := ecKey(t)
-	newSite := func(scopes ...string) *oauthSite {
+	newSite := func(scopes, allowed []string) *oauthSite {
+		if allowed == nil {
+			allowed = []string{"wl"}
+		}
 		return startOAuthSite(t, oauthserver.Options{PreRegistered: [2]string{"wl", ""}, ScopesSupported: scopes,
-			GrantOptions: oauthserver.GrantOptions{TrustedKey: &workload.PublicKey}})
+			GrantOptions: oauthserver.GrantOptions{TrustedKey: &workload.PublicKey, JWTBearerClients: allowed}})
 	}
-	site := newSite()
+	site := newSite(nil, nil)
 	issuer := strings.TrimSuffix(site.url, "/mcp") + "/as"
 	dir := t.TempDir()
 	good := filepath.Join(dir, "token.jwt")
@@ -76,6 +80,17 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 	if f := tokenFiles(state); len(f) != 0 {
 		t.Errorf("the workload's token was stored (SEP-1933 says not to): %v", f)
 	}
+	// ... and from stdin (-), as a CI step pipes it in.
+	cmd := exec.Command(filepath.Join(faultBinaries(t), "mcpctl"), "--protocol-version", "2026-07-28", "--url", site.url,
+		"--grant", "jwt-bearer", "--client-id", "wl", "--assertion", "-", "tools", "list")
+	cmd.Env = append(os.Environ(), "MCPCTL_STATE_DIR="+t.TempDir(), "MCPCTL_CACHE_DIR="+t.TempDir())
+	cmd.Stdin = strings.NewReader(signJWT(t, workload, "https://ci.example", issuer, time.Hour) + "\n")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("--assertion -: %v\n%s", err, out)
+	}
+	if n := site.as.Count("/as/token"); n != 2 {
+		t.Errorf("%d token requests for two commands: %q", n, site.as.Requests)
+	}
 
 	other := ecKey(t)
 	signed := func(key *ecdsa.PrivateKey, aud string, ttl time.Duration) func(string) string {
@@ -91,24 +106,27 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 		name      string
 		assertion func(issuer string) string
 		scopes    []string
+		allowed   []string // clients the grant is for (nil: wl)
 		code      int
 		re        string // {issuer} is the site's issuer
 		tokenReqs int
 	}{
-		{"expired", signed(workload, "", -time.Minute), nil, 5,
+		{"expired", signed(workload, "", -time.Minute), nil, nil, 5,
 			`^mcpctl: tools/list: HTTP 401: .*: the assertion expired at \S+ \(1m\d*s ago\): get a fresh one$`, 0},
-		{"another audience", signed(workload, "https://wrong.example", time.Hour), nil, 5,
+		{"another audience", signed(workload, "https://wrong.example", time.Hour), nil, nil, 5,
 			`^mcpctl: tools/list: HTTP 401: .*: the token endpoint refused: invalid_grant \(token has invalid claims: token has invalid audience\); the assertion's audience \(aud\) is https://wrong.example, not {issuer}$`, 1},
-		{"untrusted signer", signed(other, "", time.Hour), nil, 5,
+		{"untrusted signer", signed(other, "", time.Hour), nil, nil, 5,
 			`^mcpctl: tools/list: HTTP 401: .*: the token endpoint refused: invalid_grant \(token signature is invalid: crypto/ecdsa: verification error\)$`, 1},
-		{"scope refused", signed(workload, "", time.Hour), []string{"forbidden"}, 5,
+		{"client not allowed", signed(workload, "", time.Hour), nil, []string{"another"}, 5,
+			`^mcpctl: tools/list: HTTP 401: .*: the token endpoint refused: unauthorized_client \(client wl may not use the JWT-bearer grant\)$`, 1},
+		{"scope refused", signed(workload, "", time.Hour), []string{"forbidden"}, nil, 5,
 			`^mcpctl: tools/list: HTTP 401: .*: the token endpoint refused: invalid_scope \(scope forbidden is not granted to workloads\)$`, 1},
-		{"not a JWT", fixed("hello"), nil, 5, `^mcpctl: tools/list: HTTP 401: .*: the assertion is not a JWT: token is malformed`, 0},
-		{"file missing", fixed("@" + filepath.Join(dir, "nofile.jwt")), nil, 2,
+		{"not a JWT", fixed("hello"), nil, nil, 5, `^mcpctl: tools/list: HTTP 401: .*: the assertion is not a JWT: token is malformed`, 0},
+		{"file missing", fixed("@" + filepath.Join(dir, "nofile.jwt")), nil, nil, 2,
 			`^mcpctl: --assertion @` + regexp.QuoteMeta(filepath.Join(dir, "nofile.jwt")) + `: open .*nofile.jwt: no such file or directory$`, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			site := newSite(tc.scopes...)
+			site := newSite(tc.scopes, tc.allowed)
 			iss := strings.TrimSuffix(site.url, "/mcp") + "/as"
 			r := grantRun(t, t.TempDir(), "--url", site.url, "--grant", "jwt-bearer", "--client-id", "wl", "--assertion", tc.assertion(iss), "tools", "list")
 			if r.code != tc.code {

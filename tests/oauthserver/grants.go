@@ -12,6 +12,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +28,9 @@ type GrantOptions struct {
 	// its token exchange issues, naming IDJAGClientID as their client.
 	IDPKey        *ecdsa.PrivateKey
 	IDJAGClientID string
+	// JWTBearerClients, if any, are the only clients the JWT-bearer grant
+	// is for; others get unauthorized_client.
+	JWTBearerClients []string
 	// Hang makes the token endpoint never answer (an identity provider
 	// that does not respond).
 	Hang bool
@@ -42,6 +46,10 @@ const (
 func (s *Server) otherGrant(w http.ResponseWriter, r *http.Request, id string) (g grant, done bool) {
 	switch r.PostForm.Get("grant_type") {
 	case jwtBearerGrant:
+		if len(s.opts.JWTBearerClients) > 0 && !slices.Contains(s.opts.JWTBearerClients, id) {
+			writeJSON(w, 400, map[string]string{"error": "unauthorized_client", "error_description": "client " + id + " may not use the JWT-bearer grant"})
+			return g, true
+		}
 		claims, err := s.verify(r.PostForm.Get("assertion"), s.Issuer())
 		if err != nil {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": err.Error()})
