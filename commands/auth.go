@@ -54,7 +54,12 @@ func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
 	if err := m.Login(o.ctx()); err != nil {
 		return err
 	}
-	st, _ := m.Stored()
+	st, ok := m.Stored()
+	if !ok {
+		// --grant jwt-bearer: the token is not kept (SEP-1933).
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the assertion was accepted by %s; its token is not kept: each command presents the assertion again\n", output.SanitizeLine(s.target))
+		return nil
+	}
 	fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
 	return nil
 }

@@ -80,6 +80,11 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 	if f := tokenFiles(state); len(f) != 0 {
 		t.Errorf("the workload's token was stored (SEP-1933 says not to): %v", f)
 	}
+	// auth login checks the assertion, and says the token is not kept.
+	r = grantRun(t, state, "--url", site.url, "--grant", "jwt-bearer", "--client-id", "wl", "--assertion", "@"+good, "auth", "login")
+	if r.code != 0 || !strings.Contains(r.stderr, "its token is not kept") || len(tokenFiles(state)) != 0 {
+		t.Errorf("auth login: exit %d, token files %v:\n%s", r.code, tokenFiles(state), r.stderr)
+	}
 	// ... and from stdin (-), as a CI step pipes it in.
 	cmd := exec.Command(filepath.Join(faultBinaries(t), "mcpctl"), "--protocol-version", "2026-07-28", "--url", site.url,
 		"--grant", "jwt-bearer", "--client-id", "wl", "--assertion", "-", "tools", "list")
@@ -88,8 +93,8 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("--assertion -: %v\n%s", err, out)
 	}
-	if n := site.as.Count("/as/token"); n != 2 {
-		t.Errorf("%d token requests for two commands: %q", n, site.as.Requests)
+	if n := site.as.Count("/as/token"); n != 3 {
+		t.Errorf("%d token requests for three commands: %q", n, site.as.Requests)
 	}
 
 	other := ecKey(t)
