@@ -63,7 +63,7 @@ func (s *session) tokenSetting(c *cli.Context, flag string) (string, error) {
 
 // setGrant puts the grant and its settings into cfg.
 func (s *session) setGrant(c *cli.Context, cfg *oauth.Config) error {
-	grant, _ := s.grantSetting(c, "grant")
+	grant, from := s.grantSetting(c, "grant")
 	for _, f := range []struct{ flag, grant string }{{"assertion", "jwt-bearer"}, {"idp-token-endpoint", "id-jag"}, {"idp-client-id", "id-jag"}, {"idp-client-secret", "id-jag"}, {"id-token", "id-jag"}} {
 		if c.IsSet(f.flag) && grant != f.grant {
 			return usagef("--%s is for --grant %s (the grant is %s)", f.flag, f.grant, grant)
@@ -101,7 +101,7 @@ func (s *session) setGrant(c *cli.Context, cfg *oauth.Config) error {
 			return usagef("--grant id-jag needs --idp-token-endpoint, --idp-client-id and --id-token, and --client-id (with --client-secret if the authorization server gave one)")
 		}
 	default:
-		return usagef("invalid --grant %q: use authorization-code, client-credentials, jwt-bearer or id-jag", grant)
+		return usagef("invalid %s %q: use authorization-code, client-credentials, jwt-bearer or id-jag", from, grant)
 	}
 	return nil
 }

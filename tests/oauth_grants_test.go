@@ -80,6 +80,12 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 	if f := tokenFiles(state); len(f) != 0 {
 		t.Errorf("the workload's token was stored (SEP-1933 says not to): %v", f)
 	}
+	// --trace shows the grant, never the assertion.
+	r = grantRun(t, state, "--trace", "--url", site.url, "--grant", "jwt-bearer", "--client-id", "wl", "--assertion", "@"+good, "tools", "list")
+	jwtText, _ := os.ReadFile(good)
+	if r.code != 0 || !strings.Contains(r.stderr, "JWT-bearer grant (assertion)") || strings.Contains(r.stderr, strings.TrimSpace(string(jwtText))) {
+		t.Errorf("--trace: exit %d:\n%s", r.code, r.stderr)
+	}
 	// auth login checks the assertion, and says the token is not kept.
 	r = grantRun(t, state, "--url", site.url, "--grant", "jwt-bearer", "--client-id", "wl", "--assertion", "@"+good, "auth", "login")
 	if r.code != 0 || !strings.Contains(r.stderr, "its token is not kept") || len(tokenFiles(state)) != 0 {
@@ -93,8 +99,8 @@ func TestOAuthGrantJWTBearer(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Errorf("--assertion -: %v\n%s", err, out)
 	}
-	if n := site.as.Count("/as/token"); n != 3 {
-		t.Errorf("%d token requests for three commands: %q", n, site.as.Requests)
+	if n := site.as.Count("/as/token"); n != 4 {
+		t.Errorf("%d token requests for four commands: %q", n, site.as.Requests)
 	}
 
 	other := ecKey(t)
