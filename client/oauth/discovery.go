@@ -211,7 +211,8 @@ func (m *Manager) checkServerMeta(u, issuer string, as *ServerMeta) error {
 // authorization server does not support PKCE and MCP clients MUST refuse
 // to proceed", for OpenID discovery too ("MCP clients MUST verify the
 // presence of code_challenge_methods_supported"); S256 is the method to
-// use. The client credentials grant has no PKCE and is not checked.
+// use. The grants without a browser (client credentials, JWT-bearer,
+// ID-JAG) have no PKCE and are not checked.
 func checkPKCE(methods []string) error {
 	switch {
 	case methods == nil:
