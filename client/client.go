@@ -435,6 +435,9 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 			if tail := t.Capabilities().StderrTail; tail != nil {
 				te.Stderr = tail()
 			}
+			if ac := (*authCut)(nil); errors.As(err, &ac) {
+				te.During = ac.err.Error()
+			}
 			return nil, te
 		}
 		return nil, err

@@ -71,7 +71,19 @@ type TimeoutError struct {
 	Total time.Duration
 	// Stderr holds the last lines a stdio server wrote, if any.
 	Stderr []string
+	// During is what the request was waiting for when the time ran out,
+	// when it was not the server's answer (an authorization step), or "".
+	During string
 }
+
+// authCut is an authorization the request's context ended: the context's
+// error, with what the authorization was doing then.
+type authCut struct {
+	cause, err error
+}
+
+func (e *authCut) Error() string { return e.cause.Error() }
+func (e *authCut) Unwrap() error { return e.cause }
 
 // TimeoutBound is the limit a request ran into.
 type TimeoutBound int
@@ -103,6 +115,9 @@ func (e *TimeoutError) reason() string {
 		return fmt.Sprintf("timed out %s after its last progress notification, %s in all", e.After, total)
 	case TimeoutMaxTotal:
 		return fmt.Sprintf("timed out after %s in all, as far as progress may extend the timeout", e.After)
+	}
+	if e.During != "" {
+		return "timed out after " + e.After + " while authorizing: " + e.During
 	}
 	return "timed out after " + e.After
 }

@@ -248,7 +248,7 @@ func (h *httpConn) send(ctx context.Context, method, url string, hd http.Header,
 		retry, cerr := h.opts.Auth.Challenge(ctx, resp.StatusCode, resp.Header)
 		if cerr != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, &authCut{cause: ctx.Err(), err: cerr}
 			}
 			return nil, &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Err: cerr}
 		}

@@ -21,7 +21,11 @@ func authCommand(f *Factory) *cli.Command {
 			"redirect instead); 'auth login' does it up front. Tokens are kept per server and issuer in\n" +
 			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire; later commands need no flags.\n" +
 			"Authorization servers must use https (plain http only on localhost, 127.0.0.0/8 or ::1) and,\n" +
-			"for a login in a browser, PKCE with S256; others are refused (exit 5) before anything is sent.",
+			"for a login in a browser, PKCE with S256; others are refused (exit 5) before anything is sent.\n" +
+			"Without a browser: --grant client-credentials (the client as itself), --grant jwt-bearer\n" +
+			"--assertion JWT (a workload's own token; not kept) or --grant id-jag (an ID token exchanged\n" +
+			"at --idp-token-endpoint for an ID-JAG). A server with no protected resource metadata is taken\n" +
+			"for a 2025-03-26 one: its origin's metadata, else /authorize, /token and /register there.",
 		Subcommands: []*cli.Command{
 			newCmdAuth(f, nil, "login", "authorize mcpctl now (discovery, client registration, the browser, the token)", runAuthLogin),
 			newCmdAuth(f, nil, "status", "show the stored authorization for the server (never the token)", runAuthStatus),
@@ -54,7 +58,12 @@ func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
 	if err := m.Login(o.ctx()); err != nil {
 		return err
 	}
-	st, _ := m.Stored()
+	st, ok := m.Stored()
+	if !ok {
+		// --grant jwt-bearer: the token is not kept (SEP-1933).
+		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the assertion was accepted by %s; its token is not kept: each command presents the assertion again\n", output.SanitizeLine(s.target))
+		return nil
+	}
 	fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
 	return nil
 }

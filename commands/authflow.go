@@ -24,17 +24,17 @@ import (
 const catAuth = "Authorization"
 
 func authFlags() []cli.Flag {
-	return []cli.Flag{
+	return append([]cli.Flag{
 		&cli.StringFlag{Name: "bearer", Usage: "send `TOKEN` as Authorization: Bearer (no OAuth login)", EnvVars: []string{"MCPCTL_BEARER"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-id", Usage: "a pre-registered OAuth client `ID`", EnvVars: []string{"MCPCTL_CLIENT_ID"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-secret", Usage: "the pre-registered client's `SECRET`", EnvVars: []string{"MCPCTL_CLIENT_SECRET"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-metadata-url", Usage: "use the Client ID Metadata Document at `URL` as client id, where supported", EnvVars: []string{"MCPCTL_CLIENT_METADATA_URL"}, Category: catAuth},
-		&cli.StringFlag{Name: "grant", Usage: "OAuth grant `TYPE`: authorization-code (a login in a browser) or client-credentials (the client as itself: --client-id with --client-secret or --client-key)", Value: "authorization-code", EnvVars: []string{"MCPCTL_GRANT"}, Category: catAuth},
+		&cli.StringFlag{Name: "grant", Usage: "OAuth grant `TYPE`: authorization-code (a login in a browser), client-credentials (the client as itself: --client-id with --client-secret or --client-key), jwt-bearer (a workload's own JWT: --assertion) or id-jag (enterprise-managed: --id-token exchanged at --idp-token-endpoint)", Value: "authorization-code", EnvVars: []string{"MCPCTL_GRANT"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-key", Usage: "sign client assertions (private_key_jwt) with the PEM private key in `FILE`", EnvVars: []string{"MCPCTL_CLIENT_KEY"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-key-alg", Usage: "the assertion's signing `ALG` (default: ES256/384/512 by curve, RS256 for RSA)", Category: catAuth},
 		&cli.IntFlag{Name: "callback-port", Usage: "listen for the authorization redirect on 127.0.0.1:`PORT` (default: any free port)", Category: catAuth},
 		&cli.BoolFlag{Name: "no-browser", Usage: "print the authorization URL and read the redirect URL pasted on stdin", Category: catAuth},
-	}
+	}, grantFlags()...)
 }
 
 // oauthDir is where tokens and client registrations are kept.
@@ -97,15 +97,8 @@ func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, erro
 	if cfg.ClientSecret != "" && cfg.ClientID == "" {
 		return nil, usagef("--client-secret needs --client-id")
 	}
-	switch c.String("grant") {
-	case "authorization-code":
-	case "client-credentials":
-		cfg.Grant, cfg.Browser = "client_credentials", nil
-		if cfg.ClientID == "" || (cfg.ClientSecret == "" && c.String("client-key") == "") {
-			return nil, usagef("--grant client-credentials needs --client-id, with --client-secret or --client-key")
-		}
-	default:
-		return nil, usagef("invalid --grant %q: use authorization-code or client-credentials", c.String("grant"))
+	if err := s.setGrant(c, &cfg); err != nil {
+		return nil, err
 	}
 	if f := c.String("client-key"); f != "" {
 		data, err := os.ReadFile(f)

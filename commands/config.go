@@ -385,6 +385,8 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 // addAuthKeys are the auth flags an entry keeps, under auth:.
 var addAuthKeys = []struct{ flag, key string }{
 	{"bearer", "bearer"}, {"client-id", "clientId"}, {"client-secret", "clientSecret"}, {"client-metadata-url", "clientMetadataUrl"},
+	{"grant", "grant"}, {"assertion", "assertion"}, {"idp-token-endpoint", "idpTokenEndpoint"},
+	{"idp-client-id", "idpClientId"}, {"idp-client-secret", "idpClientSecret"}, {"id-token", "idToken"},
 }
 
 // addStores reports whether config add keeps a global flag in the entry

@@ -73,7 +73,8 @@ func TestConfigAddStoresOrRefusesEveryFlag(t *testing.T) {
 		"server-stderr": "discard", "elicit": "decline", "grant": "client-credentials",
 		"client-metadata-url": "https://c.example/meta.json",
 	}
-	urlOnly := map[string]bool{"header": true, "bearer": true, "client-id": true, "client-secret": true, "client-metadata-url": true}
+	urlOnly := map[string]bool{"header": true, "bearer": true, "client-id": true, "client-secret": true, "client-metadata-url": true,
+		"grant": true, "assertion": true, "idp-token-endpoint": true, "idp-client-id": true, "idp-client-secret": true, "id-token": true}
 	for i, fl := range globalFlags() {
 		name := flagNameOf(fl)
 		if name == "url" || name == "stdio" {

@@ -52,7 +52,7 @@ func TestGlobalOptionsAsUrfave(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := out.String()
-	if !strings.Contains(want, "\n   "+catAuth+"\n\n   --bearer TOKEN") {
+	if !strings.Contains(want, "\n   "+catAuth+"\n\n   --assertion TOKEN") {
 		t.Fatalf("the reference help has no categories:\n%s", want)
 	}
 	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {}} {

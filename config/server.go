@@ -50,10 +50,11 @@ type Server struct {
 	URL     string
 	Headers []KV
 	// Auth holds auth settings (bearer, clientId, clientSecret,
-	// clientMetadataUrl, scopes). bearer becomes an Authorization header;
-	// the client settings stand in for --client-id, --client-secret and
-	// --client-metadata-url when those are not given; scopes is kept as
-	// data (the server's challenge decides the scopes).
+	// clientMetadataUrl, scopes, and the grant's: grant, assertion,
+	// idpTokenEndpoint, idpClientId, idpClientSecret, idToken). bearer
+	// becomes an Authorization header; the others stand in for the flags
+	// of the same names when those are not given; scopes is kept as data
+	// (the server's challenge decides the scopes).
 	Auth []KV
 
 	// stdio.

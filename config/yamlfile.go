@@ -86,7 +86,8 @@ func serverKeyNames() []string {
 	return out
 }
 
-var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes"}
+var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes",
+	"grant", "assertion", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "idToken"}
 
 // yamlFile is what parseYAML found.
 type yamlFile struct {

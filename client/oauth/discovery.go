@@ -103,6 +103,11 @@ func (m *Manager) discoverResource(ctx context.Context, ch Challenge) (*Resource
 		}
 		return &prm, nil
 	}
+	if ch.ResourceMetadata == "" {
+		// A 2025-03-26 server: none to find, and none promised.
+		m.logf("oauth: no protected resource metadata: authorizing as the 2025-03-26 revision says")
+		return legacyResource(m.cfg.ServerURL)
+	}
 	return nil, &Error{Doc: "protected resource metadata", URL: strings.Join(urls, ", "), Msg: "not found (the server answered 401 but publishes no OAuth metadata)"}
 }
 
@@ -163,31 +168,41 @@ func (m *Manager) discoverServer(ctx context.Context, issuer string) (*ServerMet
 		if !found {
 			continue
 		}
-		if as.Issuer != issuer {
-			return nil, &Error{Doc: "authorization server metadata", URL: u, Field: "issuer",
-				Msg: fmt.Sprintf("%q is not the issuer advertised (%q); the metadata is not used", as.Issuer, issuer)}
-		}
-		for _, f := range []struct{ name, v string }{{"authorization_endpoint", as.AuthorizationEndpoint}, {"token_endpoint", as.TokenEndpoint}} {
-			if pu, err := url.Parse(f.v); f.v == "" || err != nil || (pu.Scheme != "https" && pu.Scheme != "http") {
-				return nil, &Error{Doc: "authorization server metadata", URL: u, Field: f.name, Msg: fmt.Sprintf("%q is not an http(s) URL", f.v)}
-			}
-		}
-		// The endpoints a code, a verifier, a secret or a token may go to
-		// (registration only with DCR, but checked here with the rest, so
-		// that the whole document is judged before anything is sent).
-		for _, f := range []struct{ name, v string }{{"authorization_endpoint", as.AuthorizationEndpoint}, {"token_endpoint", as.TokenEndpoint}, {"registration_endpoint", as.RegistrationEndpoint}} {
-			if plainHTTP(f.v) {
-				return nil, notHTTPS("authorization server metadata", u, f.name, f.v, "")
-			}
-		}
-		if m.cfg.Grant != "client_credentials" {
-			if err := checkPKCE(as.CodeChallengeMethodsSupported); err != nil {
-				return nil, &Error{Doc: "authorization server metadata", URL: u, Field: "code_challenge_methods_supported", Msg: err.Error()}
-			}
+		if err := m.checkServerMeta(u, issuer, &as); err != nil {
+			return nil, err
 		}
 		return &as, nil
 	}
 	return nil, &Error{Doc: "authorization server metadata", URL: strings.Join(urls, ", "), Msg: "not found"}
+}
+
+// checkServerMeta judges the whole authorization server metadata found at
+// u before anything is sent to the server: its issuer, to the letter, and
+// the endpoints a code, a verifier, a secret or a token may go to.
+func (m *Manager) checkServerMeta(u, issuer string, as *ServerMeta) error {
+	if as.Issuer != issuer {
+		return &Error{Doc: "authorization server metadata", URL: u, Field: "issuer",
+			Msg: fmt.Sprintf("%q is not the issuer advertised (%q); the metadata is not used", as.Issuer, issuer)}
+	}
+	for _, f := range []struct{ name, v string }{{"authorization_endpoint", as.AuthorizationEndpoint}, {"token_endpoint", as.TokenEndpoint}} {
+		if pu, err := url.Parse(f.v); f.v == "" || err != nil || (pu.Scheme != "https" && pu.Scheme != "http") {
+			return &Error{Doc: "authorization server metadata", URL: u, Field: f.name, Msg: fmt.Sprintf("%q is not an http(s) URL", f.v)}
+		}
+	}
+	// The endpoints a code, a verifier, a secret or a token may go to
+	// (registration only with DCR, but checked here with the rest, so
+	// that the whole document is judged before anything is sent).
+	for _, f := range []struct{ name, v string }{{"authorization_endpoint", as.AuthorizationEndpoint}, {"token_endpoint", as.TokenEndpoint}, {"registration_endpoint", as.RegistrationEndpoint}} {
+		if plainHTTP(f.v) {
+			return notHTTPS("authorization server metadata", u, f.name, f.v, "")
+		}
+	}
+	if m.cfg.Grant == "" { // the authorization code flow
+		if err := checkPKCE(as.CodeChallengeMethodsSupported); err != nil {
+			return &Error{Doc: "authorization server metadata", URL: u, Field: "code_challenge_methods_supported", Msg: err.Error()}
+		}
+	}
+	return nil
 }
 
 // checkPKCE: the authorization code flow needs S256 in the metadata's
@@ -196,7 +211,8 @@ func (m *Manager) discoverServer(ctx context.Context, issuer string) (*ServerMet
 // authorization server does not support PKCE and MCP clients MUST refuse
 // to proceed", for OpenID discovery too ("MCP clients MUST verify the
 // presence of code_challenge_methods_supported"); S256 is the method to
-// use. The client credentials grant has no PKCE and is not checked.
+// use. The grants without a browser (client credentials, JWT-bearer,
+// ID-JAG) have no PKCE and are not checked.
 func checkPKCE(methods []string) error {
 	switch {
 	case methods == nil:

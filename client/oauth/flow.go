@@ -142,7 +142,7 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 			return err
 		}
 	}
-	as, err := m.discoverServer(ctx, prm.AuthorizationServers[0])
+	as, err := m.serverMeta(ctx, prm)
 	if err != nil {
 		return err
 	}
@@ -150,9 +150,9 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 	if len(scopes) == 0 {
 		scopes = prm.ScopesSupported
 	}
-	if m.cfg.Grant == "client_credentials" {
+	if m.cfg.Grant != "" {
 		m.authorizations++
-		tok, err := m.clientCredentials(ctx, prm, as, scopes)
+		tok, err := m.grantToken(ctx, prm, as, scopes)
 		if err != nil {
 			return err
 		}
@@ -202,6 +202,9 @@ func (m *Manager) keep(tok *oauth2.Token, scopes []string, prm *ResourceMeta, as
 		t.Scope = scopeList(s)
 	}
 	m.tok, m.granted, m.prm, m.as = t, t.Scope, prm, as
+	if m.cfg.Grant == GrantJWTBearer {
+		return nil // the workload presents its JWT again next time (SEP-1933: not persisted)
+	}
 	if err := m.cfg.Store.SaveToken(m.cfg.ServerURL, t); err != nil {
 		m.logf("oauth: cannot store the token: %v", err)
 	}

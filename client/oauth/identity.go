@@ -47,7 +47,7 @@ func (m *Manager) clientFor(ctx context.Context, as *ServerMeta, redirectURI str
 		if errors.As(err, &re) {
 			return nil, &Error{Msg: "client registration refused: " + re.Code + " " + re.Description}
 		}
-		return nil, &Error{Msg: "client registration failed", Err: err}
+		return nil, &Error{Msg: "client registration failed" + as.defaultsNote(as.RegistrationEndpoint), Err: err}
 	}
 	method := resp.TokenEndpointAuthMethod
 	if method == "" {

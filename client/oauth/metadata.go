@@ -18,6 +18,8 @@ type ResourceMeta struct {
 	BearerMethodsSupported []string `json:"bearer_methods_supported,omitempty"`
 	ResourceName           string   `json:"resource_name,omitempty"`
 	ResourceDocumentation  string   `json:"resource_documentation,omitempty"`
+	// legacy: there is none; this stands in for a 2025-03-26 server.
+	legacy bool
 }
 
 // ServerMeta is authorization server metadata (RFC 8414 §2, which OpenID
@@ -47,4 +49,7 @@ type ServerMeta struct {
 	// ClientIDMetadataDocumentSupported: the server takes a URL as a
 	// client id and fetches the client's metadata from it.
 	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported,omitempty"`
+	// defaults: there is none; these are a 2025-03-26 server's default
+	// endpoints.
+	defaults bool
 }

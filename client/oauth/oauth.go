@@ -44,9 +44,14 @@ type Config struct {
 	ClientName string
 	// Grant is "client_credentials" for the client credentials extension
 	// (no browser: ClientID with ClientSecret or ClientKey); "" is the
-	// authorization code flow.
+	// authorization code flow. GrantJWTBearer presents Assertion, and
+	// GrantIDJAG an ID-JAG from IdentityProvider (jwtbearer.go, idjag.go).
 	Grant     string
 	ClientKey *ClientKey
+	// Assertion is the JWT of GrantJWTBearer: the workload's own.
+	Assertion string
+	// IdentityProvider is where GrantIDJAG gets its ID-JAG.
+	IdentityProvider IdentityProvider
 
 	// Browser runs the user's part of the authorization code flow; nil
 	// means no login can happen here (only stored tokens are used).

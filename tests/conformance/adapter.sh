@@ -258,6 +258,15 @@ auth/*)
 		ctx .private_key_pem >"$state/key.pem" || exit 1
 		extra=(--grant client-credentials --client-id "$(ctx .client_id)" --client-key "$state/key.pem" --client-key-alg "$(ctx .signing_algorithm)")
 		;;
+	auth/wif-jwt-bearer)
+		# The workload's own JWT; the context's wrong-audience and expired
+		# ones are for the tests' bad input, not for this run.
+		extra=(--grant jwt-bearer --client-id "$(ctx .client_id)" --assertion "$(ctx .valid_jwt)")
+		;;
+	auth/enterprise-managed-authorization)
+		extra=(--grant id-jag --idp-token-endpoint "$(ctx .idp_token_endpoint)" --idp-client-id "$(ctx .idp_client_id)"
+			--id-token "$(ctx .idp_id_token)" --client-id "$(ctx .client_id)" --client-secret "$(ctx .client_secret)")
+		;;
 	esac
 	mcp --trace "${extra[@]}" tools call test-tool
 	;;

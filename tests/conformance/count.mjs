@@ -48,6 +48,9 @@ function findScenarios(root, rel = '', out = new Map()) {
     const relPath = rel ? `${rel}/${ent.name}` : ent.name;
     const m = TS.exec(ent.name);
     if (m) {
+      // An empty folder is a scenario the suite skipped as not applicable
+      // at the run's revision (a named scenario of another set).
+      if (fs.readdirSync(path.join(root, relPath)).length === 0) continue;
       const name = relPath.slice(0, -m[0].length);
       const prev = out.get(name);
       if (!prev || prev.ts < m[1]) out.set(name, { dir: path.join(root, relPath), ts: m[1] });

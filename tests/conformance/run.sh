@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (client side) against mcpctl, once per
-# requirement set: 2026-07-28 (modern) and 2025-11-25 (legacy, initialize-based),
-# and compares the results with expected-pass-<set>.txt.
+# set: the requirement sets 2026-07-28 (modern) and 2025-11-25 (legacy,
+# initialize-based), then the suite's backcompat set (2025-03-26 servers, at
+# --spec-version 2025-03-26), and compares the results with expected-pass-<set>.txt.
 #
-#   bash tests/conformance/run.sh                          # --requirements 2026-07-28, then 2025-11-25
-#   bash tests/conformance/run.sh tools_call ...           # only these scenarios, in both sets
-#   bash tests/conformance/run.sh --spec 2025-11-25 sse-retry   # one set only
+#   bash tests/conformance/run.sh                          # 2026-07-28, 2025-11-25, then backcompat
+#   bash tests/conformance/run.sh tools_call ...           # only these scenarios, in every set
+#   bash tests/conformance/run.sh --spec 2025-11-25 sse-retry   # one set only (or --spec backcompat)
 #
 # Environment:
 #   MCPCTL_BIN                   use this mcpctl instead of building one from the repo root
@@ -23,7 +24,7 @@ export GOTOOLCHAIN=go1.27.3
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-specs=(2026-07-28 2025-11-25)
+specs=(2026-07-28 2025-11-25 backcompat)
 if [ "${1:-}" = --spec ]; then
 	[ $# -ge 2 ] || { echo "run.sh: --spec needs a revision" >&2; exit 2; }
 	specs=("$2")
@@ -75,6 +76,7 @@ conf_pkg=$node_modules/@modelcontextprotocol/conformance
 entry=$("$node22" -p 'const p = require(process.argv[1] + "/package.json");
 	process.argv[1] + "/" + (typeof p.bin === "string" ? p.bin : p.bin.conformance)' "$conf_pkg")
 export CONFORMANCE_NODE=$node22
+client_list=$("$node22" "$entry" list --client)
 # The adapter kills mcpctl runs still going 5s before the suite gives up on them.
 client_s=$((per_scenario_ms / 1000 - 5))
 [ "$client_s" -ge 1 ] || client_s=1
@@ -101,20 +103,30 @@ for spec in "${specs[@]}"; do
 	out=$tmp/results-$spec
 	mkdir -p "$out"
 	suite() {
-		local rc=0
-		if [ $# -eq 0 ]; then
+		local rc=0 version=$spec
+		# The backcompat set's scenarios are for 2025-03-26 servers; named
+		# scenarios of the other sets are skipped there, and these in them.
+		[ "$spec" != backcompat ] || version=2025-03-26
+		if [ $# -eq 0 ] && [ "$spec" = backcompat ]; then
+			"$node22" "$entry" client --command "bash $adapter" --suite backcompat --spec-version "$version" \
+				--timeout "$per_scenario_ms" -o "$out" || rc=$?
+		elif [ $# -eq 0 ]; then
 			"$node22" "$entry" client --command "bash $adapter" --requirements "$spec" \
 				--timeout "$per_scenario_ms" -o "$out" || rc=$?
 		else
-			local s
+			local s force
 			for s in "$@"; do
-				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$spec" \
+				# Extension scenarios are on no spec timeline: a requirement
+				# set runs them, and so does a named run of one, forced.
+				force=()
+				[ "$spec" = backcompat ] || ! grep -qxF "  - $s [extension]" <<<"$client_list" || force=(--force)
+				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version "$version" "${force[@]}" \
 					--timeout "$per_scenario_ms" -o "$out" || rc=$?
 			done
 		fi
 		return "$rc"
 	}
-	log "running the conformance suite ($([ $# -eq 0 ] && echo "--requirements $spec" || echo "$* at $spec"))"
+	log "running the conformance suite ($([ $# -eq 0 ] && echo "the $spec set" || echo "$* at $spec"))"
 	start=$SECONDS
 	set -m
 	suite "$@" </dev/null >"$tmp/harness-$spec.stdout.txt" 2>"$tmp/harness-$spec.stderr.txt" &

@@ -40,6 +40,10 @@ type Options struct {
 	CIMD bool
 	// NoDCR leaves out the registration endpoint.
 	NoDCR bool
+	// NoASMeta serves no authorization server metadata: with HidePRM and
+	// Fault "prm-missing", a 2025-03-26 server whose endpoints are the
+	// defaults (/authorize, /token, /register at the origin).
+	NoASMeta bool
 	// PreRegistered is a client id and secret (client_secret_basic).
 	PreRegistered [2]string
 	// TokenTTL is how long access tokens live (1h if 0).
@@ -53,6 +57,7 @@ type Options struct {
 	// "http-register"; or PKCE metadata mcpctl must refuse: "pkce-absent"
 	// (no code_challenge_methods_supported), "pkce-plain" (["plain"]).
 	Fault string
+	GrantOptions
 }
 
 // PlainHTTPOrigin is where the http-* faults point: a host that is not
@@ -163,6 +168,10 @@ func (s *Server) MountAS(mux *http.ServeMux) {
 	}
 	mux.HandleFunc("/.well-known/"+metaName+s.opts.IssuerPath, func(w http.ResponseWriter, r *http.Request) {
 		s.note(r)
+		if s.opts.NoASMeta {
+			http.NotFound(w, r)
+			return
+		}
 		issuer := s.Issuer()
 		if s.opts.Fault == "issuer-mismatch" {
 			issuer = "https://attacker.example.com"
@@ -286,6 +295,16 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	s.note(r)
+	if s.opts.Hang {
+		// Read the body first: only then does the request's context end
+		// when the client goes away. A minute at most, whatever happens.
+		_ = r.ParseForm()
+		select {
+		case <-r.Context().Done():
+		case <-time.After(time.Minute):
+		}
+		return
+	}
 	if err := r.ParseForm(); err != nil {
 		writeJSON(w, 400, map[string]string{"error": "invalid_request"})
 		return
@@ -334,8 +353,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 	case "client_credentials":
 		g = grant{client: id, scope: r.PostForm.Get("scope"), resource: r.PostForm.Get("resource")}
 	default:
-		writeJSON(w, 400, map[string]string{"error": "unsupported_grant_type"})
-		return
+		var done bool
+		if g, done = s.otherGrant(w, r, id); done {
+			return
+		}
 	}
 	access, refresh := s.next("access"), s.next("refresh")
 	g.expiry = time.Now().Add(s.opts.TokenTTL)
