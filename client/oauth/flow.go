@@ -275,7 +275,7 @@ func (m *Manager) refresh(ctx context.Context) error {
 	if cur := m.cfg.Store.Token(m.cfg.ServerURL, m.tok.Issuer); cur != nil && cur.AccessToken != m.tok.AccessToken {
 		m.tok = cur
 		if !m.expiring() {
-			m.logf("oauth: using the token another mcpctl refreshed")
+			m.logf("oauth: using the token another process refreshed")
 			return nil
 		}
 	}
@@ -326,6 +326,8 @@ type Status struct {
 	Expiry           time.Time
 	Refreshable      bool
 	Obtained         time.Time
+	// Store is where the token is kept: "keychain" or "file".
+	Store string
 }
 
 // Stored returns what is stored for the server, if anything.
@@ -334,11 +336,12 @@ func (m *Manager) Stored() (*Status, bool) {
 	if t == nil {
 		return nil, false
 	}
-	return &Status{Issuer: t.Issuer, Resource: t.Resource, Scope: t.Scope, Expiry: t.Expiry, Refreshable: t.RefreshToken != "", Obtained: t.Obtained}, true
+	return &Status{Issuer: t.Issuer, Resource: t.Resource, Scope: t.Scope, Expiry: t.Expiry, Refreshable: t.RefreshToken != "", Obtained: t.Obtained,
+		Store: m.cfg.Store.Where(m.cfg.ServerURL)}, true
 }
 
-// Logout forgets the server's tokens.
-func (m *Manager) Logout() bool {
+// Logout forgets the server's tokens and says whether there were any.
+func (m *Manager) Logout() (bool, error) {
 	m.mu.Lock()
 	m.tok = nil
 	m.mu.Unlock()
