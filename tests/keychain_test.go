@@ -1,3 +1,5 @@
+//go:build linux
+
 package tests
 
 // Issue 17, item 7: tokens in the OS keychain, against a real Secret

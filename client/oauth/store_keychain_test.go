@@ -106,14 +106,7 @@ func TestKeychainStoreLoginAndRefresh(t *testing.T) {
 	if st, ok := m.Stored(); !ok || st.Store != "keychain" {
 		t.Errorf("stored: %+v %v, want in the keychain", st, ok)
 	}
-	time.Sleep(1600 * time.Millisecond)
-	m2 := e.manager(oauth.Config{})
-	if code, err := e.call(t, m2, "tools/list"); err != nil || code != 200 {
-		t.Fatalf("after expiry: %d %v", code, err)
-	}
-	if e.as.Count("/authorize") != 1 || e.as.Count("/token") != 2 {
-		t.Errorf("authorize %d, token %d: want one login and one refresh", e.as.Count("/authorize"), e.as.Count("/token"))
-	}
+	m2 := refreshAfter(t, e, 1600*time.Millisecond)
 	if f := files(t, e.store.Dir); len(f) != 0 {
 		t.Errorf("files written beside the keychain: %v", f)
 	}
@@ -127,6 +120,22 @@ func TestKeychainStoreLoginAndRefresh(t *testing.T) {
 	if _, ok := m2.Stored(); ok {
 		t.Error("a token is still stored after logout")
 	}
+}
+
+// refreshAfter waits for the token of the login e had to expire, then
+// has a new process (manager) use it: it must refresh the stored token
+// rather than log in again.
+func refreshAfter(t *testing.T, e *env, wait time.Duration) *oauth.Manager {
+	t.Helper()
+	time.Sleep(wait)
+	m := e.manager(oauth.Config{})
+	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
+		t.Fatalf("after expiry: %d %v", code, err)
+	}
+	if e.as.Count("/authorize") != 1 || e.as.Count("/token") != 2 {
+		t.Errorf("authorize %d, token %d: want one login and one refresh", e.as.Count("/authorize"), e.as.Count("/token"))
+	}
+	return m
 }
 
 // A value past one item's size is split into parts no larger than an
