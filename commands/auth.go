@@ -56,7 +56,12 @@ func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
 	if err := m.Login(o.ctx()); err != nil {
 		return err
 	}
-	st, _ := m.Stored()
+	st, ok := m.Stored()
+	if !ok {
+		// The login worked, but the token could not be kept (a keychain
+		// that refused it, a folder that cannot be written): --trace says why.
+		return &oauth.Error{Msg: "logged in to " + s.target + ", but the token could not be stored (--trace says why)"}
+	}
 	fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
 	return nil
 }
