@@ -18,6 +18,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -128,19 +129,46 @@ func TestKeychainSecretService(t *testing.T) {
 	// Not in files: the file store has nothing.
 	run(5, "--token-store", "file", "auth", "status")
 
-	// Later commands use it, and refresh it (the lock in the state folder,
-	// the new token in the keychain).
+	// Later commands use it, and refresh it: ten at once through the
+	// expired token, whose refresh token the server rotates, refresh it
+	// once (the lock in the state folder, the new token in the keychain).
 	if r := run(0, "--trace", "tools", "list"); strings.Contains(r.stderr, "open this URL") {
 		t.Errorf("a second login:\n%s", r.stderr)
 	}
 	time.Sleep(2200 * time.Millisecond)
-	if r := run(0, "--trace", "--refresh", "tools", "list"); !strings.Contains(r.stderr, "# oauth: refreshing the token") || strings.Contains(r.stderr, "open this URL") {
-		t.Errorf("the expired token was not refreshed:\n%s", r.stderr)
+	bin := faultBinaries(t)
+	var wg sync.WaitGroup
+	stderrs := make([]string, 10)
+	fails := make([]error, 10)
+	for i := range stderrs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(filepath.Join(bin, "mcpctl"), "--trace", "--refresh", "tools", "list")
+			cmd.Env = append(os.Environ(), env...)
+			var errOut strings.Builder
+			cmd.Stderr = &errOut
+			fails[i] = cmd.Run()
+			stderrs[i] = errOut.String()
+		}()
+	}
+	wg.Wait()
+	refreshes := 0
+	for i, e := range stderrs {
+		if fails[i] != nil || strings.Contains(e, "open this URL") {
+			t.Errorf("run %d of ten at once: %v\n%s", i, fails[i], e)
+		}
+		refreshes += strings.Count(e, "# oauth: refreshing the token")
+	}
+	if refreshes != 1 {
+		t.Errorf("%d refreshes by ten runs at once, want 1", refreshes)
 	}
 	if f := filesBesideLocks(t, state); len(f) != 0 {
 		t.Errorf("files written by the refresh: %v", f)
 	}
-	run(0, "--refresh", "tools", "list")
+	if r := run(0, "--trace", "--refresh", "tools", "list"); strings.Contains(r.stderr, "refreshing the token") {
+		t.Errorf("the refreshed token was not the one stored:\n%s", r.stderr)
+	}
 
 	// auth logout removes it from the keychain.
 	if r := run(0, "auth", "logout"); !strings.Contains(r.stderr, "mcpctl: forgot the tokens for") {
