@@ -15,13 +15,18 @@ import (
 // libraryDeps are the only modules outside the standard library that a
 // client package may import, each with the one package that needs it: the
 // OAuth token exchange, PKCE and refresh (golang.org/x/oauth2) and the
-// signed client assertion of the client credentials grant (golang-jwt).
+// signed client assertion of the client credentials grant (golang-jwt),
+// the OS keychains (go-keyring: macOS Keychain, Windows Credential
+// Manager, the Secret Service) and the D-Bus session bus, to learn whether
+// a Secret Service is there at all before asking it (godbus).
 // Everything else the library does, challenges, metadata and client
 // registration included, is written here with the standard library.
 var libraryDeps = map[string]string{
 	"golang.org/x/oauth2":                   "oauth",
 	"golang.org/x/oauth2/clientcredentials": "oauth",
 	"github.com/golang-jwt/jwt/v5":          "oauth",
+	"github.com/zalando/go-keyring":         "oauth",
+	"github.com/godbus/dbus/v5":             "oauth",
 }
 
 // TestLibraryImports: client and its subpackages (their non-test files)

@@ -19,7 +19,9 @@ func authCommand(f *Factory) *cli.Command {
 		Description: "Servers behind OAuth answer 401 until you log in. Any command logs in when that happens\n" +
 			"(in a browser: $BROWSER, else the platform's opener at a terminal; --no-browser to paste the\n" +
 			"redirect instead); 'auth login' does it up front. Tokens are kept per server and issuer in\n" +
-			"$MCPCTL_STATE_DIR/oauth (0600), refreshed when they expire; later commands need no flags.\n" +
+			"the OS keychain where there is one, else in $MCPCTL_STATE_DIR/oauth (0600) (--token-store\n" +
+			"auto|keychain|file; 'auth status' says which), refreshed when they expire; later commands need\n" +
+			"no flags.\n" +
 			"Authorization servers must use https (plain http only on localhost, 127.0.0.0/8 or ::1) and,\n" +
 			"for a login in a browser, PKCE with S256; others are refused (exit 5) before anything is sent.\n" +
 			"Without a browser: --grant client-credentials (the client as itself), --grant jwt-bearer\n" +
@@ -28,8 +30,8 @@ func authCommand(f *Factory) *cli.Command {
 			"for a 2025-03-26 one: its origin's metadata, else /authorize, /token and /register there.",
 		Subcommands: []*cli.Command{
 			newCmdAuth(f, nil, "login", "authorize mcpctl now (discovery, client registration, the browser, the token)", runAuthLogin),
-			newCmdAuth(f, nil, "status", "show the stored authorization for the server (never the token)", runAuthStatus),
-			newCmdAuth(f, nil, "logout", "forget the server's tokens", runAuthLogout),
+			newCmdAuth(f, nil, "status", "show the stored authorization for the server and where it is kept (never the token)", runAuthStatus),
+			newCmdAuth(f, nil, "logout", "forget the server's tokens (from the keychain too)", runAuthLogout),
 			newCmdAuth(f, nil, "token", "print the access token (refreshed if it has expired), for use with other tools", runAuthToken),
 		},
 	}
@@ -60,9 +62,14 @@ func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
 	}
 	st, ok := m.Stored()
 	if !ok {
-		// --grant jwt-bearer: the token is not kept (SEP-1933).
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the assertion was accepted by %s; its token is not kept: each command presents the assertion again\n", output.SanitizeLine(s.target))
-		return nil
+		if !m.KeepsTokens() {
+			// --grant jwt-bearer: the token is not kept (SEP-1933).
+			fmt.Fprintf(s.ios.ErrOut, "mcpctl: the assertion was accepted by %s; its token is not kept: each command presents the assertion again\n", output.SanitizeLine(s.target))
+			return nil
+		}
+		// The login worked, but the token could not be kept (a keychain
+		// that refused it, a folder that cannot be written): --trace says why.
+		return &oauth.Error{Msg: "logged in to " + s.target + ", but the token could not be stored (--trace says why)"}
 	}
 	fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
 	return nil
@@ -77,7 +84,11 @@ func runAuthStatus(o *noOptions, s *session, m *oauth.Manager) error {
 }
 
 func runAuthLogout(_ *noOptions, s *session, m *oauth.Manager) error {
-	if m.Logout() {
+	forgot, err := m.Logout()
+	if err != nil {
+		return keychainHint(err)
+	}
+	if forgot {
 		fmt.Fprintf(s.ios.ErrOut, "mcpctl: forgot the tokens for %s\n", output.SanitizeLine(s.target))
 	} else {
 		fmt.Fprintf(s.ios.ErrOut, "mcpctl: no tokens stored for %s\n", output.SanitizeLine(s.target))
@@ -100,7 +111,7 @@ func runAuthToken(o *noOptions, s *session, m *oauth.Manager) error {
 func statusJSON(server string, st *oauth.Status) json.RawMessage {
 	v := map[string]any{
 		"server": server, "issuer": st.Issuer, "resource": st.Resource, "scope": st.Scope,
-		"refreshable": st.Refreshable, "obtained": st.Obtained.Format(time.RFC3339),
+		"refreshable": st.Refreshable, "obtained": st.Obtained.Format(time.RFC3339), "store": st.Store,
 	}
 	if !st.Expiry.IsZero() {
 		v["expires"] = st.Expiry.UTC().Format(time.RFC3339)

@@ -33,6 +33,7 @@ func authFlags() []cli.Flag {
 		&cli.StringFlag{Name: "client-key", Usage: "sign client assertions (private_key_jwt) with the PEM private key in `FILE`", EnvVars: []string{"MCPCTL_CLIENT_KEY"}, Category: catAuth},
 		&cli.StringFlag{Name: "client-key-alg", Usage: "the assertion's signing `ALG` (default: ES256/384/512 by curve, RS256 for RSA)", Category: catAuth},
 		&cli.IntFlag{Name: "callback-port", Usage: "listen for the authorization redirect on 127.0.0.1:`PORT` (default: any free port)", Category: catAuth},
+		tokenStoreFlag(),
 		&cli.BoolFlag{Name: "no-browser", Usage: "print the authorization URL and read the redirect URL pasted on stdin", Category: catAuth},
 	}, grantFlags()...)
 }
@@ -72,9 +73,13 @@ func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, erro
 	if p := c.Int("callback-port"); p < 0 || p > 65535 {
 		return nil, usagef("invalid --callback-port %d: use 1-65535, or 0 for any free port", p)
 	}
+	store, err := s.tokenStore(c, dir)
+	if err != nil {
+		return nil, err
+	}
 	cfg := oauth.Config{
 		ServerURL:         url,
-		Store:             &oauth.Store{Dir: dir},
+		Store:             store,
 		ClientID:          c.String("client-id"),
 		ClientSecret:      c.String("client-secret"),
 		ClientMetadataURL: c.String("client-metadata-url"),

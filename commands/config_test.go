@@ -71,7 +71,7 @@ func TestConfigAddStoresOrRefusesEveryFlag(t *testing.T) {
 	values := map[string]string{
 		"output": "table", "progress": "none", "log-level": "info", "protocol-version": "2025-06-18",
 		"server-stderr": "discard", "elicit": "decline", "grant": "client-credentials",
-		"client-metadata-url": "https://c.example/meta.json",
+		"client-metadata-url": "https://c.example/meta.json", "token-store": "file",
 	}
 	urlOnly := map[string]bool{"header": true, "bearer": true, "client-id": true, "client-secret": true, "client-metadata-url": true,
 		"grant": true, "assertion": true, "idp-token-endpoint": true, "idp-client-id": true, "idp-client-secret": true, "id-token": true}

@@ -80,6 +80,8 @@ func errorKinds() []errorKind {
 		{kind: "client.InvalidToolError", err: &client.InvalidToolError{Name: "x", Reason: "y"}, code: ExitServerError},
 		// client/oauth
 		{kind: "oauth.Error", err: &oauth.Error{Msg: "no login"}, code: ExitAuth},
+		{kind: "oauth.KeychainError", err: &oauth.KeychainError{Op: "open", Err: errors.New("locked")}, code: ExitAuth},
+		{kind: "oauth.ErrKeychainItemNotFound", err: oauth.ErrKeychainItemNotFound, code: ExitAuth},
 		{kind: "oauth.ErrNoBrowser", err: oauth.ErrNoBrowser, code: ExitAuth},
 		{kind: "oauth.ErrNotHTTPS", err: oauth.ErrNotHTTPS, code: ExitAuth},
 		// client/schema: tools call checks the arguments before sending

@@ -70,7 +70,7 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
 
    defaults:                      # global options, used when no flag or variable gives them
      output: table                # also timeout, cacheTTL, probeTimeout, progress, logLevel,
-                                  # serverStderr, shutdownGrace
+                                  # serverStderr, shutdownGrace, tokenStore
      server: weather              # the server to use when none is named
    servers:
      weather:
@@ -92,7 +92,7 @@ An entry has url (with headers, and auth: bearer is sent as an Authorization hea
 clientSecret and scopes are kept for OAuth, and so are grant, assertion, idpTokenEndpoint,
 idpClientId, idpClientSecret and idToken) or command (with args, env, envFile, cwd), and may set
 protocolVersion, roots and any option defaults takes (output, timeout, cacheTTL, probeTimeout,
-progress, logLevel, serverStderr, shutdownGrace). A flag wins, then its variable, then the entry
+progress, logLevel, serverStderr, shutdownGrace, tokenStore). A flag wins, then its variable, then the entry
 of the server in use, then defaults. keepAlive, in an entry or in defaults, keeps a session
 (mcpctl help session). 'mcpctl config add' stores these flags in the entry it writes, and
 refuses the global flags an entry has no place for (--jq, --insecure…).

@@ -379,6 +379,8 @@ func settingProblem(flag, value string) string {
 		if d, ok := dur(); !ok || d <= 0 {
 			return "want a positive duration such as 3s"
 		}
+	case "token-store":
+		return tokenStoreProblem(value)
 	case "server-stderr":
 		if value == "" {
 			return "use inherit, discard or a FILE"

@@ -193,9 +193,10 @@ func (c *completer) flagNames(st *argLine) []candidate {
 }
 
 var fixedValues = map[string][]string{
-	"output":   {"json", "yaml", "table", "text"},
-	"progress": {"auto", "bar", "json", "none"},
-	"elicit":   {"accept-defaults", "decline", "cancel"},
+	"output":      {"json", "yaml", "table", "text"},
+	"progress":    {"auto", "bar", "json", "none"},
+	"elicit":      {"accept-defaults", "decline", "cancel"},
+	"token-store": tokenStores,
 }
 
 func (c *completer) flagValue(st *argLine, flag string) completion {

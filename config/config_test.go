@@ -37,8 +37,8 @@ func TestOwnFile(t *testing.T) {
 		warnings = append(warnings, w.String())
 	}
 	want := []string{
-		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace, server, keepAlive)`,
-		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots, keepAlive, output, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace)`,
+		`testdata/config.yaml:5:3: unknown key "colour" in defaults (ignored; known keys: output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace, tokenStore, server, keepAlive)`,
+		`testdata/config.yaml:23:5: unknown key "colour" in server files (ignored; known keys: description, type, url, headers, auth, command, args, env, envFile, cwd, protocolVersion, timeout, roots, keepAlive, output, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace, tokenStore)`,
 	}
 	if !reflect.DeepEqual(warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(warnings, "\n"), strings.Join(want, "\n"))

@@ -48,6 +48,7 @@ var settingKeys = []SettingKey{
 	{"output", "output"}, {"timeout", "timeout"}, {"cacheTTL", "cache-ttl"},
 	{"probeTimeout", "probe-timeout"}, {"progress", "progress"}, {"logLevel", "log-level"},
 	{"serverStderr", "server-stderr"}, {"shutdownGrace", "shutdown-grace"},
+	{"tokenStore", "token-store"},
 }
 
 // SettingKeys lists the global options the defaults section and a server

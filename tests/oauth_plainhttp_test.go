@@ -84,9 +84,11 @@ func countingProxy(t *testing.T) (env []string, connections func() int) {
 }
 
 // oauthEnv is the environment of an mcpctl run against a site: its own
-// state folder, the headless browser, the counting proxy.
+// state folder, the headless browser, the counting proxy. The tokens stay
+// in files, which the tests read (never in the keychain of whoever runs
+// them).
 func oauthEnv(t *testing.T, state string, proxy []string) []string {
-	return append([]string{"MCPCTL_STATE_DIR=" + state, "BROWSER=" + filepath.Join(buildDemo(t), "browser")}, proxy...)
+	return append([]string{"MCPCTL_STATE_DIR=" + state, "MCPCTL_TOKEN_STORE=file", "BROWSER=" + filepath.Join(buildDemo(t), "browser")}, proxy...)
 }
 
 // oneErrorLine checks that stderr is one "mcpctl: …" line matching re.

@@ -24,10 +24,13 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 # The completion tests drive bash, zsh and fish, the man pages are checked
-# with groff, and make install is tried: install what a fresh machine lacks
+# with groff, make install is tried, and the keychain test
+# (tests/keychain_test.go) runs gnome-keyring, a Secret Service, on a
+# D-Bus session bus of its own: install what a fresh machine lacks
 # (Debian package names), and fail rather than skip those tests.
 missing=()
-for tool in zsh:zsh fish:fish groff:groff-base make:make; do
+for tool in zsh:zsh fish:fish groff:groff-base make:make \
+	dbus-run-session:dbus-daemon dbus-send:dbus-bin gnome-keyring-daemon:gnome-keyring; do
 	command -v "${tool%%:*}" >/dev/null 2>&1 || missing+=("${tool#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -36,7 +39,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	$sudo apt-get update -qq && $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-export MCPCTL_REQUIRE_TOOLS=1
+export MCPCTL_REQUIRE_TOOLS=1 MCPCTL_REQUIRE_KEYRING=1
 
 # staticcheck from the Go module proxy, pinned to a release that knows this
 # Go version, installed next to the other test tools.

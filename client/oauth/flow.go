@@ -329,6 +329,8 @@ type Status struct {
 	Expiry           time.Time
 	Refreshable      bool
 	Obtained         time.Time
+	// Store is where the token is kept: "keychain" or "file".
+	Store string
 }
 
 // Stored returns what is stored for the server, if anything.
@@ -337,13 +339,19 @@ func (m *Manager) Stored() (*Status, bool) {
 	if t == nil {
 		return nil, false
 	}
-	return &Status{Issuer: t.Issuer, Resource: t.Resource, Scope: t.Scope, Expiry: t.Expiry, Refreshable: t.RefreshToken != "", Obtained: t.Obtained}, true
+	return &Status{Issuer: t.Issuer, Resource: t.Resource, Scope: t.Scope, Expiry: t.Expiry, Refreshable: t.RefreshToken != "", Obtained: t.Obtained,
+		Store: m.cfg.Store.Where(m.cfg.ServerURL)}, true
 }
 
-// Logout forgets the server's tokens.
-func (m *Manager) Logout() bool {
+// Logout forgets the server's tokens and says whether there were any.
+func (m *Manager) Logout() (bool, error) {
 	m.mu.Lock()
 	m.tok = nil
 	m.mu.Unlock()
 	return m.cfg.Store.Forget(m.cfg.ServerURL)
 }
+
+// KeepsTokens reports whether a login stores its token: every grant's
+// does but the JWT-bearer grant's, which presents its assertion again for
+// each token (SEP-1933).
+func (m *Manager) KeepsTokens() bool { return m.cfg.Grant != GrantJWTBearer }

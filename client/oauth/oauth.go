@@ -4,8 +4,8 @@
 // OpenID discovery), finds a client identity (a Client ID Metadata Document
 // URL, pre-registered credentials, or Dynamic Client Registration), runs
 // the authorization code flow with PKCE, state, RFC 8707 resource and RFC
-// 9207 issuer checks, and keeps the tokens on disk per server and issuer,
-// refreshing them when they expire.
+// 9207 issuer checks, and keeps the tokens per server and issuer, on disk
+// or in the OS keychain (Store), refreshing them when they expire.
 //
 // The package is a library: it prints nothing; the browser step is the
 // caller's (Opener, Callback). golang.org/x/oauth2 does the token exchange,

@@ -20,8 +20,12 @@ import (
 	"github.com/mcpctl/mcpctl/client/atomicfile"
 )
 
-// Store keeps tokens and client registrations in Dir.
-type Store struct{ Dir string }
+// Store keeps tokens and client registrations in Dir, or in Keychain when
+// set (store_keychain.go).
+type Store struct {
+	Dir      string
+	Keychain Keychain
+}
 
 // Token is a stored access token.
 type Token struct {
@@ -66,7 +70,7 @@ func (s *Store) read(name string, v any) bool {
 	if s == nil {
 		return false
 	}
-	data, err := os.ReadFile(filepath.Join(s.Dir, name))
+	data, err := s.load(name)
 	if err != nil {
 		return false
 	}
@@ -79,6 +83,9 @@ func (s *Store) write(name string, v any) error {
 	}
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
+		return err
+	}
+	if keychain, err := s.save(name, data); keychain {
 		return err
 	}
 	return atomicfile.Write(filepath.Join(s.Dir, name), data)
@@ -117,14 +124,16 @@ func (s *Store) SaveToken(server string, t *Token) error {
 	return s.write(hashName("tokens", server), f)
 }
 
-// Forget removes every token of server and returns whether there was one.
-func (s *Store) Forget(server string) bool {
+// Forget removes every token of server, from the keychain too, and returns
+// whether there was one.
+func (s *Store) Forget(server string) (bool, error) {
 	if s == nil {
-		return false
+		return false, nil
 	}
+	inKeychain, kerr := s.forgetKeychain(hashName("tokens", server))
 	err := os.Remove(filepath.Join(s.Dir, hashName("tokens", server)))
 	_ = os.Remove(filepath.Join(s.Dir, hashName("tokens", server)+".lock"))
-	return err == nil
+	return inKeychain || err == nil, kerr
 }
 
 // lockServer holds the lock beside server's tokens until unlock is called,

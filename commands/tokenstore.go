@@ -1,0 +1,71 @@
+package commands
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// tokenStores are the values of --token-store.
+var tokenStores = []string{"auto", "keychain", "file"}
+
+func tokenStoreFlag() cli.Flag {
+	return &cli.StringFlag{Name: "token-store", Usage: "keep OAuth tokens in `STORE`: auto (the OS keychain where there is one, else files), keychain, or file (0600 files in the state directory)", Value: "auto", EnvVars: []string{"MCPCTL_TOKEN_STORE"}, Category: catAuth}
+}
+
+// keychainWayOut is the hint for a keychain that cannot be used.
+const keychainWayOut = "to keep tokens in 0600 files instead, use --token-store file"
+
+// tokenStore is where tokens and client registrations are kept, as
+// --token-store says: the OS keychain, or files in dir. Under auto, a
+// keychain the system lacks means files, quietly (a --trace line); one
+// that is there but refuses means files with a note.
+func (s *session) tokenStore(c *cli.Context, dir string) (*oauth.Store, error) {
+	mode := c.String("token-store")
+	store := &oauth.Store{Dir: dir}
+	switch mode {
+	case "file":
+		return store, nil
+	case "auto", "keychain":
+	default:
+		return nil, usagef("invalid --token-store %q: use one of auto, keychain, file", mode)
+	}
+	k, err := oauth.OpenKeychain(oauth.OSKeychain("mcpctl"))
+	if err == nil {
+		store.Keychain = k
+		return store, nil
+	}
+	var kerr *oauth.KeychainError
+	switch {
+	case mode == "keychain":
+		return nil, keychainHint(err)
+	case errors.As(err, &kerr) && kerr.Absent:
+		if c.Bool("trace") {
+			fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine("oauth: tokens in files under "+dir+": "+err.Error()))
+		}
+	default:
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: note: "+output.SanitizeLine(err.Error())+"; tokens are kept in files under "+output.SanitizeLine(dir))
+	}
+	return store, nil
+}
+
+// keychainHint adds the way out to a keychain's error.
+func keychainHint(err error) error {
+	var kerr *oauth.KeychainError
+	if errors.As(err, &kerr) {
+		return &hintError{err: err, hint: keychainWayOut}
+	}
+	return err
+}
+
+// tokenStoreProblem says what fits a token-store setting ("" when it does).
+func tokenStoreProblem(value string) string {
+	if !contains(tokenStores, value) {
+		return "use one of auto, keychain, file"
+	}
+	return ""
+}
