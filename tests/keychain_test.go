@@ -206,3 +206,33 @@ func TestKeychainSecretService(t *testing.T) {
 		t.Errorf("auto without a bus: exit %d, want the file's token and nothing said\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// With no session bus to be found, the keychain lookup of every HTTP
+// command (--token-store auto, the default) must not start one: godbus
+// would run dbus-launch, whose daemon outlives mcpctl. A dbus-launch on
+// PATH that leaves a mark shows whether it ran.
+func TestKeychainStartsNoBus(t *testing.T) {
+	demo := filepath.Join(buildDemo(t), "demo")
+	url, stop, err := startListening(demo, "--http", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	bin := t.TempDir()
+	mark := filepath.Join(t.TempDir(), "ran")
+	if err := os.WriteFile(filepath.Join(bin, "dbus-launch"), []byte("#!/bin/sh\ntouch "+mark+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"), "DBUS_SESSION_BUS_ADDRESS=",
+		"XDG_RUNTIME_DIR=" + t.TempDir(), "MCPCTL_STATE_DIR=" + t.TempDir(), "MCPCTL_TOKEN_STORE=auto"}
+	r := secMcpctl(t, env, "--url", url, "--trace", "tools", "list")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Error("mcpctl ran dbus-launch: a session bus started that outlives it")
+	}
+	if !strings.Contains(r.stderr, "# oauth: tokens in files under ") {
+		t.Errorf("--trace does not say the tokens are in files:\n%s", r.stderr)
+	}
+}
