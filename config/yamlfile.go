@@ -86,7 +86,7 @@ func serverKeyNames() []string {
 	return out
 }
 
-var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes"}
+var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes", "dpop"}
 
 // yamlFile is what parseYAML found.
 type yamlFile struct {

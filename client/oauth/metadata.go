@@ -47,4 +47,7 @@ type ServerMeta struct {
 	// ClientIDMetadataDocumentSupported: the server takes a URL as a
 	// client id and fetches the client's metadata from it.
 	ClientIDMetadataDocumentSupported bool `json:"client_id_metadata_document_supported,omitempty"`
+	// DPoPSigningAlgValuesSupported (RFC 9449 §5.1): the server takes
+	// DPoP proofs signed with these.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
 }

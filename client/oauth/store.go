@@ -121,6 +121,7 @@ func (s *Store) Forget(server string) bool {
 		return false
 	}
 	err := os.Remove(filepath.Join(s.Dir, hashName("tokens", server)))
+	s.forgetDPoPKey(server)
 	return err == nil
 }
 
