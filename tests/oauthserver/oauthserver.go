@@ -53,6 +53,11 @@ type Options struct {
 	// "http-register"; or PKCE metadata mcpctl must refuse: "pkce-absent"
 	// (no code_challenge_methods_supported), "pkce-plain" (["plain"]).
 	Fault string
+	// DPoPAlgs, when set, is advertised as dpop_signing_alg_values_supported
+	// and tokens asked for with a proof are DPoP-bound (dpop.go).
+	DPoPAlgs []string
+	// DPoPNonce: "", "required", "as-forever" or "rs-forever" (dpop.go).
+	DPoPNonce string
 }
 
 // PlainHTTPOrigin is where the http-* faults point: a host that is not
@@ -72,6 +77,7 @@ type Server struct {
 	clients  map[string]string // client id → secret ("" for public)
 	n        int
 	Requests []string // "METHOD /path" of every AS request, for tests
+	jtis     map[string]bool // DPoP proof ids seen
 	// moved, once set, is the authorization server the resource has moved
 	// to: its issuer is named in the metadata and only its tokens count.
 	moved *Server
@@ -97,6 +103,7 @@ func (s *Server) authority() *Server {
 
 type grant struct {
 	client, scope, resource, challenge string
+	jkt                                string // DPoP key thumbprint
 	expiry                             time.Time
 }
 
@@ -188,6 +195,9 @@ func (s *Server) MountAS(mux *http.ServeMux) {
 		}
 		if len(s.opts.ScopesSupported) > 0 {
 			meta["scopes_supported"] = s.opts.ScopesSupported
+		}
+		if len(s.opts.DPoPAlgs) > 0 {
+			meta["dpop_signing_alg_values_supported"] = s.opts.DPoPAlgs
 		}
 		writeJSON(w, 200, meta)
 	})
@@ -294,6 +304,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "the code has expired"})
 		return
 	}
+	jkt, ok := s.dpopToken(w, r)
+	if !ok {
+		return
+	}
 	id, secret, basic := r.BasicAuth()
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
@@ -330,6 +344,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "unknown refresh token"})
 			return
 		}
+		if rt.jkt != "" && rt.jkt != jkt {
+			writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "the refresh token is DPoP-bound to another key"})
+			return
+		}
 		g = rt
 	case "client_credentials":
 		g = grant{client: id, scope: r.PostForm.Get("scope"), resource: r.PostForm.Get("resource")}
@@ -338,9 +356,13 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	access, refresh := s.next("access"), s.next("refresh")
-	g.expiry = time.Now().Add(s.opts.TokenTTL)
+	g.expiry, g.jkt = time.Now().Add(s.opts.TokenTTL), jkt
 	s.tokens[access], s.refresh[refresh] = g, g
-	writeJSON(w, 200, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(s.opts.TokenTTL.Seconds()),
+	tokenType := "Bearer"
+	if jkt != "" {
+		tokenType = "DPoP"
+	}
+	writeJSON(w, 200, map[string]any{"access_token": access, "token_type": tokenType, "expires_in": int(s.opts.TokenTTL.Seconds()),
 		"refresh_token": refresh, "scope": g.scope})
 }
 
@@ -359,7 +381,7 @@ func (s *Server) guard(mcpPath string, next http.Handler) http.Handler {
 			}
 			challenge += `, resource_metadata="` + prm + `"`
 		}
-		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		a := s.authority()
 		a.mu.Lock()
 		g, ok := a.tokens[tok]
@@ -367,6 +389,9 @@ func (s *Server) guard(mcpPath string, next http.Handler) http.Handler {
 		if !ok || time.Now().After(g.expiry) {
 			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if !s.dpopGuard(w, r, tok, g) {
 			return
 		}
 		if need := s.opts.Scopes[r.Header.Get("Mcp-Method")]; need != "" && !strings.Contains(" "+g.scope+" ", " "+need+" ") {
