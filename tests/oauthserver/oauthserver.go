@@ -76,7 +76,7 @@ type Server struct {
 	refresh  map[string]grant
 	clients  map[string]string // client id → secret ("" for public)
 	n        int
-	Requests []string // "METHOD /path" of every AS request, for tests
+	Requests []string        // "METHOD /path" of every AS request, for tests
 	jtis     map[string]bool // DPoP proof ids seen
 	// moved, once set, is the authorization server the resource has moved
 	// to: its issuer is named in the metadata and only its tokens count.
