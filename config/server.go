@@ -50,7 +50,7 @@ type Server struct {
 	URL     string
 	Headers []KV
 	// Auth holds auth settings (bearer, clientId, clientSecret,
-	// clientMetadataUrl, scopes). bearer becomes an Authorization header;
+	// clientMetadataUrl, scopes, dpop; dpop stands for --dpop or --no-dpop). bearer becomes an Authorization header;
 	// the client settings stand in for --client-id, --client-secret and
 	// --client-metadata-url when those are not given; scopes is kept as
 	// data (the server's challenge decides the scopes).
