@@ -91,10 +91,11 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
 An entry has url (with headers, and auth: bearer is sent as an Authorization header; clientId,
 clientSecret and scopes are kept for OAuth; dpop: true|false is --dpop/--no-dpop) or command
 (with args, env, envFile, cwd), and may set protocolVersion, roots and any option defaults takes
-(output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace).
-A flag wins, then its variable, then the entry of the server in use, then defaults. keepAlive, in an entry or in defaults, keeps a session
-(mcpctl help session). 'mcpctl config add' stores these flags in the entry it writes, and
-refuses the global flags an entry has no place for (--jq, --insecure…).
+(output, timeout, cacheTTL, probeTimeout, progress, logLevel, serverStderr, shutdownGrace). A
+flag wins, then its variable, then the entry of the server in use, then defaults. keepAlive, in
+an entry or in defaults, keeps a session (mcpctl help session). 'mcpctl config add' stores these
+flags in the entry it writes, and refuses the global flags an entry has no place for (--jq,
+--insecure…).
 ${VAR} and ${VAR:-default} are expanded from the environment each time a server is used, so
 secrets stay out of the file; an unset variable without a default is an error naming it.
 Unknown keys are reported as warnings. A YAML error (exit 2, with the file, line and column)
