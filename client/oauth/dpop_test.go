@@ -1,9 +1,7 @@
 package oauth_test
 
 import (
-	"context"
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,38 +11,6 @@ import (
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/tests/oauthserver"
 )
-
-// boundCall is call with per-request credentials, as the HTTP transport
-// sends them to a client.BoundAuthenticator: a proof per request, and the
-// request sent again on a nonce challenge (the transport bounds that).
-func (e *env) boundCall(t *testing.T, m *oauth.Manager) (int, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for i := 0; i < 5; i++ {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.url, strings.NewReader(`{}`))
-		req.Header.Set("Mcp-Method", "tools/list")
-		if err := m.AuthorizeRequest(ctx, req.Method, e.url, req.Header); err != nil {
-			return 0, err
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return 0, err
-		}
-		resp.Body.Close()
-		if m.Nonce(e.url, resp.StatusCode, resp.Header) {
-			continue
-		}
-		if resp.StatusCode != 401 && resp.StatusCode != 403 {
-			return resp.StatusCode, nil
-		}
-		retry, err := m.Challenge(ctx, resp.StatusCode, resp.Header)
-		if err != nil || !retry {
-			return resp.StatusCode, err
-		}
-	}
-	return 0, errors.New("too many retries")
-}
 
 // keyFile is the one DPoP key file in the store, or "".
 func (e *env) keyFile(t *testing.T) string {
@@ -62,7 +28,7 @@ func (e *env) keyFile(t *testing.T) string {
 func TestDPoPBindsTokensRefreshesWithProofsAndLogoutForgetsTheKey(t *testing.T) {
 	e := newEnv(t, oauthserver.Options{DPoPAlgs: []string{"ES256"}, TokenTTL: time.Second})
 	m := e.manager(oauth.Config{})
-	if code, err := e.boundCall(t, m); err != nil || code != 200 {
+	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
 		t.Fatalf("call: %d %v", code, err)
 	}
 	if tok := e.store.Token(e.url, ""); tok == nil || tok.TokenType != "DPoP" {
@@ -82,10 +48,10 @@ func TestDPoPBindsTokensRefreshesWithProofsAndLogoutForgetsTheKey(t *testing.T) 
 	// server refuses a bound refresh token otherwise), and so does a new
 	// manager's request with the stored token and key.
 	time.Sleep(1100 * time.Millisecond)
-	if code, err := e.boundCall(t, m); err != nil || code != 200 {
+	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
 		t.Fatalf("call after expiry: %d %v", code, err)
 	}
-	if code, err := e.boundCall(t, e.manager(oauth.Config{})); err != nil || code != 200 {
+	if code, err := e.call(t, e.manager(oauth.Config{}), "tools/list"); err != nil || code != 200 {
 		t.Fatalf("call from a new manager: %d %v", code, err)
 	}
 	if n := e.as.Count("/authorize"); n != 1 {
@@ -102,7 +68,7 @@ func TestDPoPBindsTokensRefreshesWithProofsAndLogoutForgetsTheKey(t *testing.T) 
 func TestDPoPNoncesFromBothServersAreAnswered(t *testing.T) {
 	e := newEnv(t, oauthserver.Options{DPoPAlgs: []string{"ES256"}, DPoPNonce: "required"})
 	m := e.manager(oauth.Config{})
-	if code, err := e.boundCall(t, m); err != nil || code != 200 {
+	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
 		t.Fatalf("call: %d %v", code, err)
 	}
 	if n := e.as.Count("/token"); n != 2 {
@@ -112,7 +78,7 @@ func TestDPoPNoncesFromBothServersAreAnswered(t *testing.T) {
 
 func TestDPoPNonceChallengeRepeatedAtTheTokenEndpointFailsAfterOneRetry(t *testing.T) {
 	e := newEnv(t, oauthserver.Options{DPoPAlgs: []string{"ES256"}, DPoPNonce: "as-forever"})
-	_, err := e.boundCall(t, e.manager(oauth.Config{}))
+	_, err := e.call(t, e.manager(oauth.Config{}), "tools/list")
 	if err == nil || !strings.Contains(err.Error(), "asked for a new DPoP nonce again after a retry") {
 		t.Fatalf("err = %v", err)
 	}
@@ -135,7 +101,7 @@ func TestDPoPRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t, tc.opts)
-			_, err := e.boundCall(t, e.manager(oauth.Config{DPoP: tc.mode}))
+			_, err := e.call(t, e.manager(oauth.Config{DPoP: tc.mode}), "tools/list")
 			var oe *oauth.Error
 			if !errors.As(err, &oe) || oe.Needs != oauth.NeedNoDPoP || !strings.Contains(err.Error(), tc.msg) {
 				t.Fatalf("err = %v, want an oauth.Error needing no DPoP, saying %q", err, tc.msg)
@@ -146,7 +112,7 @@ func TestDPoPRefusals(t *testing.T) {
 
 func TestDPoPRefusedGivesBearerTokens(t *testing.T) {
 	e := newEnv(t, oauthserver.Options{DPoPAlgs: []string{"ES256"}})
-	if code, err := e.boundCall(t, e.manager(oauth.Config{DPoP: oauth.DPoPRefuse})); err != nil || code != 200 {
+	if code, err := e.call(t, e.manager(oauth.Config{DPoP: oauth.DPoPRefuse}), "tools/list"); err != nil || code != 200 {
 		t.Fatalf("call: %d %v", code, err)
 	}
 	if tok := e.store.Token(e.url, ""); tok == nil || tok.TokenType != "Bearer" || e.keyFile(t) != "" {
