@@ -228,8 +228,14 @@ func match(msg *Message, req *Request) (*Message, error) {
 // 401 or 403 it can do something about (log in, refresh, step up) is sent
 // again, a bounded number of times.
 func (h *httpConn) send(ctx context.Context, method, url string, hd http.Header, body []byte) (*http.Response, error) {
+	bound, _ := h.opts.Auth.(BoundAuthenticator)
+	nonceRetried := false
 	for attempt := 0; ; attempt++ {
-		if h.opts.Auth != nil {
+		if bound != nil {
+			if err := bound.AuthorizeRequest(ctx, method, url, hd); err != nil {
+				return nil, &AuthError{Err: err}
+			}
+		} else if h.opts.Auth != nil {
 			v, err := h.opts.Auth.Authorization(ctx)
 			if err != nil {
 				return nil, &AuthError{Err: err}
@@ -239,6 +245,15 @@ func (h *httpConn) send(ctx context.Context, method, url string, hd http.Header,
 			}
 		}
 		resp, err := h.sendOnce(ctx, method, url, hd, body)
+		if err == nil && bound != nil && bound.Nonce(url, resp.StatusCode, resp.Header) {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+			if nonceRetried {
+				return nil, &AuthError{Status: resp.StatusCode, WWWAuthenticate: resp.Header.Get("WWW-Authenticate"), Err: ErrNonceRepeated}
+			}
+			nonceRetried = true
+			continue
+		}
 		if err != nil || h.opts.Auth == nil || attempt >= maxAuthRetries ||
 			(resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden) {
 			return resp, err

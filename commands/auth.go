@@ -80,7 +80,13 @@ func runAuthStatus(o *noOptions, s *session, m *oauth.Manager) error {
 	if !ok {
 		return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
 	}
-	return s.print(o.ctx(), output.KindGeneric, statusJSON(s.target, st))
+	v := statusJSON(s.target, st)
+	if jkt, bound := m.DPoPBound(); bound {
+		// A DPoP-bound token (RFC 9449), with its key's thumbprint.
+		v["tokenType"], v["dpopJkt"] = "DPoP", jkt
+	}
+	b, _ := json.Marshal(v)
+	return s.print(o.ctx(), output.KindGeneric, b)
 }
 
 func runAuthLogout(_ *noOptions, s *session, m *oauth.Manager) error {
@@ -104,11 +110,12 @@ func runAuthToken(o *noOptions, s *session, m *oauth.Manager) error {
 	if h == "" {
 		return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
 	}
-	fmt.Fprintln(s.ios.Out, strings.TrimPrefix(h, "Bearer "))
+	_, tok, _ := strings.Cut(h, " ") // "Bearer <token>" or "DPoP <token>"
+	fmt.Fprintln(s.ios.Out, tok)
 	return nil
 }
 
-func statusJSON(server string, st *oauth.Status) json.RawMessage {
+func statusJSON(server string, st *oauth.Status) map[string]any {
 	v := map[string]any{
 		"server": server, "issuer": st.Issuer, "resource": st.Resource, "scope": st.Scope,
 		"refreshable": st.Refreshable, "obtained": st.Obtained.Format(time.RFC3339), "store": st.Store,
@@ -117,6 +124,5 @@ func statusJSON(server string, st *oauth.Status) json.RawMessage {
 		v["expires"] = st.Expiry.UTC().Format(time.RFC3339)
 		v["expired"] = time.Now().After(st.Expiry)
 	}
-	b, _ := json.Marshal(v)
-	return b
+	return v
 }

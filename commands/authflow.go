@@ -116,6 +116,9 @@ func (s *session) oauthManager(c *cli.Context, url string) (*oauth.Manager, erro
 		}
 		cfg.ClientKey = key
 	}
+	if cfg.DPoP, err = s.dpopMode(c); err != nil {
+		return nil, err
+	}
 	if c.Bool("trace") {
 		cfg.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine(msg)) }
 	}

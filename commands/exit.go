@@ -105,7 +105,7 @@ func ExitCode(err error) int {
 		return ExitUsage
 	case errors.As(err, &era):
 		return ExitConnection // neither probe nor initialize answered
-	case errors.As(err, &auth), errors.As(err, &oauthE), errors.As(err, &kc), errors.Is(err, oauth.ErrKeychainItemNotFound), errors.Is(err, oauth.ErrNoBrowser), errors.Is(err, oauth.ErrNotHTTPS):
+	case errors.As(err, &auth), errors.As(err, &oauthE), errors.As(err, &kc), errors.Is(err, oauth.ErrKeychainItemNotFound), errors.Is(err, oauth.ErrNoBrowser), errors.Is(err, oauth.ErrNotHTTPS), errors.Is(err, client.ErrNonceRepeated):
 		return ExitAuth
 	case errors.As(err, &input), errors.As(err, &rounds), errors.Is(err, client.ErrNoAnswer):
 		return ExitInput

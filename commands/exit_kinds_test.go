@@ -84,6 +84,7 @@ func errorKinds() []errorKind {
 		{kind: "oauth.ErrKeychainItemNotFound", err: oauth.ErrKeychainItemNotFound, code: ExitAuth},
 		{kind: "oauth.ErrNoBrowser", err: oauth.ErrNoBrowser, code: ExitAuth},
 		{kind: "oauth.ErrNotHTTPS", err: oauth.ErrNotHTTPS, code: ExitAuth},
+		{kind: "client.ErrNonceRepeated", err: client.ErrNonceRepeated, code: ExitAuth},
 		// client/schema: tools call checks the arguments before sending
 		{kind: "schema.ValidationError", err: mustErr(prepareToolArgs("t", tool(`{"type":"object","properties":{"n":{"type":"integer"}}}`), json.RawMessage(`{"n":"x"}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs", says: "got string, want integer"},
 		{kind: "schema.SchemaError", err: mustErr(prepareToolArgs("t", tool(`{"type":5}`), json.RawMessage(`{}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs", says: "not valid under its meta-schema"},

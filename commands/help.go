@@ -90,7 +90,7 @@ const configHelp = `Named servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/
 
 An entry has url (with headers, and auth: bearer is sent as an Authorization header; clientId,
 clientSecret and scopes are kept for OAuth, and so are grant, assertion, idpTokenEndpoint,
-idpClientId, idpClientSecret and idToken) or command (with args, env, envFile, cwd), and may set
+idpClientId, idpClientSecret and idToken; dpop: true|false is --dpop/--no-dpop) or command (with args, env, envFile, cwd), and may set
 protocolVersion, roots and any option defaults takes (output, timeout, cacheTTL, probeTimeout,
 progress, logLevel, serverStderr, shutdownGrace, tokenStore). A flag wins, then its variable, then the entry
 of the server in use, then defaults. keepAlive, in an entry or in defaults, keeps a session

@@ -361,5 +361,5 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
 		&cli.BoolFlag{Name: "no-session", Usage: "reach the server directly even when a session (mcpctl session) is running for it", EnvVars: []string{"MCPCTL_NO_SESSION"}, Category: catServer},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print what a real run would send (its era, tool typing and headers, from what earlier runs remembered and cached) and send nothing", Category: catDebug},
-	}, authFlags()...)
+	}, append(authFlags(), dpopFlags()...)...)
 }

@@ -114,7 +114,7 @@ func TestShellComplete(t *testing.T) {
 		{"mcpctl --protocol-version 2025", ":", []string{"2025-11-25", "2025-06-18", "2025-03-26"}},
 		{"mcpctl --jq", ":", []string{"--jq"}},
 		{"mcpctl --token-store ", ":", []string{"auto", "keychain", "file"}},
-		{"mcpctl tools call --no-", ":", []string{"--no-cache", "--no-tasks", "--no-session", "--no-browser", "--no-validate", "--no-wait"}},
+		{"mcpctl tools call --no-", ":", []string{"--no-cache", "--no-tasks", "--no-session", "--no-browser", "--no-dpop", "--no-validate", "--no-wait"}},
 		{"mcpctl completion ", ":", []string{"bash", "zsh", "fish", "powershell"}},
 		{"mcpctl help ex", ":", []string{"exit-codes"}},
 		{"mcpctl config show ", ":", []string{"weather", "web"}},

@@ -155,6 +155,8 @@ func authWords(e *oauth.Error) string {
 		return "the client credentials grant needs --client-secret or --client-key"
 	case oauth.NeedClient:
 		return "absent: the server takes no registrations; pass --client-id (and --client-secret) or --client-metadata-url"
+	case oauth.NeedNoDPoP:
+		return e.Msg + "; pass --no-dpop to ask for a Bearer token instead"
 	}
 	return e.Msg
 }

@@ -51,7 +51,8 @@ type Server struct {
 	Headers []KV
 	// Auth holds auth settings (bearer, clientId, clientSecret,
 	// clientMetadataUrl, scopes, and the grant's: grant, assertion,
-	// idpTokenEndpoint, idpClientId, idpClientSecret, idToken). bearer
+	// idpTokenEndpoint, idpClientId, idpClientSecret, idToken; dpop stands
+	// for --dpop or --no-dpop). bearer
 	// becomes an Authorization header; the others stand in for the flags
 	// of the same names when those are not given; scopes is kept as data
 	// (the server's challenge decides the scopes).

@@ -88,7 +88,7 @@ func serverKeyNames() []string {
 }
 
 var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl", "scopes",
-	"grant", "assertion", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "idToken"}
+	"grant", "assertion", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "idToken", "dpop"}
 
 // yamlFile is what parseYAML found.
 type yamlFile struct {

@@ -90,7 +90,7 @@ func (m *Manager) clientCredentials(ctx context.Context, prm *ResourceMeta, as *
 		return nil, &Error{Msg: "the client credentials grant needs a client secret or key", Needs: NeedClientSecret}
 	}
 	m.logf("oauth: client credentials grant at %s", as.TokenEndpoint)
-	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, m.cfg.HTTPClient))
+	tok, err := cc.Token(context.WithValue(ctx, oauth2.HTTPClient, m.tokenHTTPClient()))
 	if err != nil {
 		return nil, tokenError(err)
 	}

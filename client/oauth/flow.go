@@ -42,7 +42,7 @@ func (m *Manager) Authorization(ctx context.Context) (string, error) {
 			m.logf("oauth: refresh failed (%v); a new authorization will be needed", err)
 		}
 	}
-	return "Bearer " + m.tok.AccessToken, nil
+	return m.scheme() + " " + m.tok.AccessToken, nil
 }
 
 // expiring: the token has expired, or is about to (within a tenth of its
@@ -60,7 +60,7 @@ func (m *Manager) expiring() bool {
 func (m *Manager) Challenge(ctx context.Context, status int, h http.Header) (retry bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	ch, bearer := ParseChallenge(h)
+	ch, bearer := m.parseChallenge(h)
 	switch {
 	case status == http.StatusForbidden && ch.Error == "insufficient_scope":
 		m.logf("oauth: the server wants more scope (%s)", ch.Scope)
@@ -146,6 +146,9 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 	if err != nil {
 		return err
 	}
+	if err := m.dpopFor(as); err != nil {
+		return err
+	}
 	scopes := scopeList(ch.Scope)
 	if len(scopes) == 0 {
 		scopes = prm.ScopesSupported
@@ -186,7 +189,7 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 	if err := checkResponse(q, as, state); err != nil {
 		return err
 	}
-	tctx := context.WithValue(ctx, oauth2.HTTPClient, m.cfg.HTTPClient)
+	tctx := context.WithValue(ctx, oauth2.HTTPClient, m.tokenHTTPClient())
 	tok, err := conf.Exchange(tctx, q.Get("code"), oauth2.VerifierOption(verifier), oauth2.SetAuthURLParam("resource", prm.Resource))
 	if err != nil {
 		return tokenError(err)
@@ -196,6 +199,9 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 
 // keep makes tok the current token and stores it. m.mu is held.
 func (m *Manager) keep(tok *oauth2.Token, scopes []string, prm *ResourceMeta, as *ServerMeta) error {
+	if err := m.dpopIssued(tok.TokenType); err != nil {
+		return err
+	}
 	t := &Token{AccessToken: tok.AccessToken, TokenType: tok.TokenType, RefreshToken: tok.RefreshToken, Expiry: tok.Expiry,
 		Scope: scopes, Issuer: as.Issuer, Resource: prm.Resource, Obtained: m.now().UTC(), TokenURL: as.TokenEndpoint}
 	if s, ok := tok.Extra("scope").(string); ok && s != "" {
@@ -283,7 +289,10 @@ func (m *Manager) refresh(ctx context.Context) error {
 		}
 	}
 	conf := oauthConfig(&ServerMeta{Issuer: m.tok.Issuer, TokenEndpoint: m.tok.TokenURL}, c, "", nil)
-	tctx := context.WithValue(ctx, oauth2.HTTPClient, m.cfg.HTTPClient)
+	if err := m.dpopForRefresh(); err != nil {
+		return err
+	}
+	tctx := context.WithValue(ctx, oauth2.HTTPClient, m.tokenHTTPClient())
 	m.logf("oauth: refreshing the token at %s", m.tok.TokenURL)
 	tok, err := conf.TokenSource(tctx, &oauth2.Token{RefreshToken: m.tok.RefreshToken, Expiry: time.Unix(1, 0)}).Token()
 	if err != nil {

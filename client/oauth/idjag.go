@@ -68,7 +68,7 @@ func (m *Manager) idJAG(ctx context.Context, prm *ResourceMeta, as *ServerMeta, 
 		c.Method = "client_secret_post"
 	}
 	m.logf("oauth: token exchange of the ID token for an ID-JAG at %s", idp.TokenEndpoint)
-	a, err := m.postToken(ctx, idp.TokenEndpoint, form, c)
+	a, err := m.postToken(ctx, idp.TokenEndpoint, form, c, false)
 	if err != nil && ctx.Err() != nil {
 		return nil, &Error{Msg: "no answer from the identity provider's token endpoint " + client.RedactURL(idp.TokenEndpoint)}
 	}

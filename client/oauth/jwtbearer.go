@@ -47,7 +47,7 @@ func (m *Manager) jwtBearer(ctx context.Context, prm *ResourceMeta, as *ServerMe
 		c.Method = secretMethod(as.TokenEndpointAuthMethodsSupported)
 	}
 	m.logf("oauth: JWT-bearer grant (%s) at %s", what, as.TokenEndpoint)
-	a, err := m.postToken(ctx, as.TokenEndpoint, form, c)
+	a, err := m.postToken(ctx, as.TokenEndpoint, form, c, true)
 	if err != nil {
 		return nil, grantError(err, audienceHint(what, claims, as.Issuer, as.TokenEndpoint))
 	}

@@ -52,4 +52,7 @@ type ServerMeta struct {
 	// defaults: there is none; these are a 2025-03-26 server's default
 	// endpoints.
 	defaults bool
+	// DPoPSigningAlgValuesSupported (RFC 9449 §5.1): the server takes
+	// DPoP proofs signed with these.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
 }

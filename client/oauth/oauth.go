@@ -52,6 +52,8 @@ type Config struct {
 	Assertion string
 	// IdentityProvider is where GrantIDJAG gets its ID-JAG.
 	IdentityProvider IdentityProvider
+	// DPoP says when tokens are DPoP-bound (dpop.go).
+	DPoP DPoPMode
 
 	// Browser runs the user's part of the authorization code flow; nil
 	// means no login can happen here (only stored tokens are used).
@@ -142,6 +144,7 @@ type Manager struct {
 	refreshed      bool // a 401 was answered with a refresh already
 	prm            *ResourceMeta
 	as             *ServerMeta
+	dpop           dpopState
 }
 
 // New returns a manager; nothing is fetched yet.

@@ -66,7 +66,8 @@ func (e *env) manager(cfg oauth.Config) *oauth.Manager {
 
 // call sends one request with the manager's credentials, as the HTTP
 // transport does: on 401/403 the manager is asked, and the request sent
-// again if it says so.
+// again if it says so; so is it on a DPoP nonce challenge (the transport
+// bounds that).
 func (e *env) call(t *testing.T, m *oauth.Manager, method string) (int, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -74,18 +75,17 @@ func (e *env) call(t *testing.T, m *oauth.Manager, method string) (int, error) {
 	for i := 0; i < 5; i++ {
 		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, e.url, strings.NewReader(`{}`))
 		req.Header.Set("Mcp-Method", method)
-		h, err := m.Authorization(ctx)
-		if err != nil {
+		if err := m.AuthorizeRequest(ctx, req.Method, e.url, req.Header); err != nil {
 			return 0, err
-		}
-		if h != "" {
-			req.Header.Set("Authorization", h)
 		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			return 0, err
 		}
 		resp.Body.Close()
+		if m.Nonce(e.url, resp.StatusCode, resp.Header) {
+			continue
+		}
 		if resp.StatusCode != 401 && resp.StatusCode != 403 {
 			return resp.StatusCode, nil
 		}

@@ -133,6 +133,7 @@ func (s *Store) Forget(server string) (bool, error) {
 	inKeychain, kerr := s.forgetKeychain(hashName("tokens", server))
 	err := os.Remove(filepath.Join(s.Dir, hashName("tokens", server)))
 	_ = os.Remove(filepath.Join(s.Dir, hashName("tokens", server)+".lock"))
+	s.forgetDPoPKey(server)
 	return inKeychain || err == nil, kerr
 }
 

@@ -298,3 +298,27 @@ func firstName(t *testing.T) string {
 	}
 	return f[0]
 }
+
+// A DPoP key goes where the tokens go: into the keychain, never a file,
+// and logout takes it out with them.
+func TestKeychainKeepsTheDPoPKey(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{DPoPAlgs: []string{"ES256"}})
+	k := newFakeKeychain()
+	e.store.Keychain = k
+	m := e.manager(oauth.Config{})
+	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
+		t.Fatalf("login: %d %v", code, err)
+	}
+	if f := files(t, e.store.Dir); len(f) != 0 {
+		t.Errorf("files written beside the keychain: %v", f)
+	}
+	if len(k.names()) != 3 { // the tokens, the client registration, the key
+		t.Errorf("keychain items: %v", k.names())
+	}
+	if _, err := m.Logout(); err != nil {
+		t.Fatal(err)
+	}
+	if len(k.names()) != 1 { // the client registration stays
+		t.Errorf("keychain items after logout: %v", k.names())
+	}
+}

@@ -37,8 +37,10 @@ type tokenAnswer struct {
 	IssuedTokenType string `json:"issued_token_type"`
 }
 
-// postToken sends form to endpoint and returns its answer.
-func (m *Manager) postToken(ctx context.Context, endpoint string, form url.Values, c tokenClient) (*tokenAnswer, error) {
+// postToken sends form to endpoint and returns its answer; proofs says the
+// endpoint is the MCP server's authorization server, whose token requests
+// carry DPoP proofs when tokens are bound (not an identity provider's).
+func (m *Manager) postToken(ctx context.Context, endpoint string, form url.Values, c tokenClient, proofs bool) (*tokenAnswer, error) {
 	form = cloneValues(form)
 	if c.ID != "" && c.Method != "client_secret_basic" {
 		form.Set("client_id", c.ID)
@@ -56,7 +58,11 @@ func (m *Manager) postToken(ctx context.Context, endpoint string, form url.Value
 		// RFC 6749 §2.3.1: each form-encoded first.
 		req.SetBasicAuth(url.QueryEscape(c.ID), url.QueryEscape(c.Secret))
 	}
-	resp, err := m.cfg.HTTPClient.Do(req)
+	hc := m.cfg.HTTPClient
+	if proofs {
+		hc = m.tokenHTTPClient()
+	}
+	resp, err := hc.Do(req)
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,11 @@ type Options struct {
 	// (no code_challenge_methods_supported), "pkce-plain" (["plain"]).
 	Fault string
 	GrantOptions
+	// DPoPAlgs, when set, is advertised as dpop_signing_alg_values_supported
+	// and tokens asked for with a proof are DPoP-bound (dpop.go).
+	DPoPAlgs []string
+	// DPoPNonce: "", "required", "as-forever" or "rs-forever" (dpop.go).
+	DPoPNonce string
 }
 
 // PlainHTTPOrigin is where the http-* faults point: a host that is not
@@ -76,7 +81,8 @@ type Server struct {
 	refresh  map[string]grant
 	clients  map[string]string // client id → secret ("" for public)
 	n        int
-	Requests []string // "METHOD /path" of every AS request, for tests
+	Requests []string        // "METHOD /path" of every AS request, for tests
+	jtis     map[string]bool // DPoP proof ids seen
 	// moved, once set, is the authorization server the resource has moved
 	// to: its issuer is named in the metadata and only its tokens count.
 	moved *Server
@@ -102,6 +108,7 @@ func (s *Server) authority() *Server {
 
 type grant struct {
 	client, scope, resource, challenge string
+	jkt                                string // DPoP key thumbprint
 	expiry                             time.Time
 }
 
@@ -197,6 +204,9 @@ func (s *Server) MountAS(mux *http.ServeMux) {
 		}
 		if len(s.opts.ScopesSupported) > 0 {
 			meta["scopes_supported"] = s.opts.ScopesSupported
+		}
+		if len(s.opts.DPoPAlgs) > 0 {
+			meta["dpop_signing_alg_values_supported"] = s.opts.DPoPAlgs
 		}
 		writeJSON(w, 200, meta)
 	})
@@ -313,6 +323,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "the code has expired"})
 		return
 	}
+	jkt, ok := s.dpopToken(w, r)
+	if !ok {
+		return
+	}
 	id, secret, basic := r.BasicAuth()
 	if !basic {
 		id, secret = r.PostForm.Get("client_id"), r.PostForm.Get("client_secret")
@@ -349,6 +363,10 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "unknown refresh token"})
 			return
 		}
+		if rt.jkt != "" && rt.jkt != jkt {
+			writeJSON(w, 400, map[string]string{"error": "invalid_grant", "error_description": "the refresh token is DPoP-bound to another key"})
+			return
+		}
 		g = rt
 	case "client_credentials":
 		g = grant{client: id, scope: r.PostForm.Get("scope"), resource: r.PostForm.Get("resource")}
@@ -359,9 +377,13 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	access, refresh := s.next("access"), s.next("refresh")
-	g.expiry = time.Now().Add(s.opts.TokenTTL)
+	g.expiry, g.jkt = time.Now().Add(s.opts.TokenTTL), jkt
 	s.tokens[access], s.refresh[refresh] = g, g
-	writeJSON(w, 200, map[string]any{"access_token": access, "token_type": "Bearer", "expires_in": int(s.opts.TokenTTL.Seconds()),
+	tokenType := "Bearer"
+	if jkt != "" {
+		tokenType = "DPoP"
+	}
+	writeJSON(w, 200, map[string]any{"access_token": access, "token_type": tokenType, "expires_in": int(s.opts.TokenTTL.Seconds()),
 		"refresh_token": refresh, "scope": g.scope})
 }
 
@@ -380,7 +402,7 @@ func (s *Server) guard(mcpPath string, next http.Handler) http.Handler {
 			}
 			challenge += `, resource_metadata="` + prm + `"`
 		}
-		tok := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
+		_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 		a := s.authority()
 		a.mu.Lock()
 		g, ok := a.tokens[tok]
@@ -388,6 +410,9 @@ func (s *Server) guard(mcpPath string, next http.Handler) http.Handler {
 		if !ok || time.Now().After(g.expiry) {
 			w.Header().Set("WWW-Authenticate", challenge)
 			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		if !s.dpopGuard(w, r, tok, g) {
 			return
 		}
 		if need := s.opts.Scopes[r.Header.Get("Mcp-Method")]; need != "" && !strings.Contains(" "+g.scope+" ", " "+need+" ") {

@@ -19,16 +19,23 @@ var (
 	withAuth  bool
 	tokenTTL  = time.Hour
 	authFault string
+	// authDPoP and authDPoPNonce: the authorization server's DPoP mode.
+	authDPoP, authDPoPNonce string
 )
 
 func authHandler(mcp http.Handler, addr net.Addr) http.Handler {
 	base := strings.TrimSuffix(endpointURL(addr), "/mcp")
-	as := oauthserver.New(oauthserver.Options{
+	opts := oauthserver.Options{
 		IssuerPath:      "/as",
 		ScopesSupported: []string{"mcp:tools", "offline_access"},
 		TokenTTL:        tokenTTL,
 		Fault:           authFault,
-	})
+		DPoPNonce:       authDPoPNonce,
+	}
+	if authDPoP != "" {
+		opts.DPoPAlgs = strings.Split(authDPoP, ",")
+	}
+	as := oauthserver.New(opts)
 	as.Base = base
 	mux := http.NewServeMux()
 	as.Mount(mux, "/mcp", mcp)

@@ -103,6 +103,8 @@ func main() {
 	flag.DurationVar(&tokenTTL, "token-ttl", time.Hour, "with --auth: how long access tokens live (refresh tokens are issued too)")
 	flag.StringVar(&authFault, "auth-fault", "", "with --auth: misbehave: prm-notjson, prm-missing, resource-mismatch, issuer-mismatch, iss-wrong, iss-missing, state-wrong, token-error, "+
 		"http-prm, http-issuer, http-authorize, http-token, http-register (a plain-HTTP URL on a host that is not loopback), pkce-absent or pkce-plain")
+	flag.StringVar(&authDPoP, "auth-dpop", "", "with --auth: advertise DPoP with these comma-separated `ALGS` and bind tokens asked for with a proof")
+	flag.StringVar(&authDPoPNonce, "auth-dpop-nonce", "", "with --auth-dpop: want DPoP nonces: required, as-forever or rs-forever (a new one asked for every time)")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		log.Fatalf("unexpected arguments: %q", flag.Args())
