@@ -131,7 +131,7 @@ func TestDPoPJWTBearerGrant(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	e := newEnv(t, oauthserver.Options{DPoPAlgs: []string{"ES256"}, PreRegistered: [2]string{"wl", ""},
 		GrantOptions: oauthserver.GrantOptions{TrustedKey: &key.PublicKey}})
-	m := e.manager(oauth.Config{Grant: oauth.GrantJWTBearer, ClientID: "wl", Assertion: signed(t, key, e.srv.URL, time.Hour), })
+	m := e.manager(oauth.Config{Grant: oauth.GrantJWTBearer, ClientID: "wl", Assertion: signed(t, key, e.srv.URL, time.Hour)})
 	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
 		t.Fatalf("call: %d %v", code, err)
 	}
