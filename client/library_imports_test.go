@@ -15,13 +15,16 @@ import (
 // libraryDeps are the only modules outside the standard library that a
 // client package may import, each with the one package that needs it: the
 // OAuth token exchange, PKCE and refresh (golang.org/x/oauth2) and the
-// signed client assertion of the client credentials grant (golang-jwt).
+// signed client assertion of the client credentials grant (golang-jwt);
+// and the YAML of a skill's SKILL.md frontmatter, which the Skills
+// extension verifies field by field (go.yaml.in/yaml/v3).
 // Everything else the library does, challenges, metadata and client
 // registration included, is written here with the standard library.
 var libraryDeps = map[string]string{
 	"golang.org/x/oauth2":                   "oauth",
 	"golang.org/x/oauth2/clientcredentials": "oauth",
 	"github.com/golang-jwt/jwt/v5":          "oauth",
+	"go.yaml.in/yaml/v3":                    "skills",
 }
 
 // TestLibraryImports: client and its subpackages (their non-test files)

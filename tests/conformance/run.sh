@@ -6,6 +6,11 @@
 #   bash tests/conformance/run.sh                          # --requirements 2026-07-28, then 2025-11-25
 #   bash tests/conformance/run.sh tools_call ...           # only these scenarios, in both sets
 #   bash tests/conformance/run.sh --spec 2025-11-25 sse-retry   # one set only
+#   bash tests/conformance/run.sh --spec extensions             # the Skills extension's scenarios
+#
+# The "extensions" set holds the extension scenarios that neither requirement
+# set runs (the Skills extension's): each named in expected-pass-extensions.txt
+# is run alone with --force at the 2026-07-28 wire.
 #
 # Environment:
 #   MCPCTL_BIN                   use this mcpctl instead of building one from the repo root
@@ -23,7 +28,7 @@ export GOTOOLCHAIN=go1.27.3
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-specs=(2026-07-28 2025-11-25)
+specs=(2026-07-28 2025-11-25 extensions)
 if [ "${1:-}" = --spec ]; then
 	[ $# -ge 2 ] || { echo "run.sh: --spec needs a revision" >&2; exit 2; }
 	specs=("$2")
@@ -100,9 +105,29 @@ for spec in "${specs[@]}"; do
 	[ -f "$expected" ] || { log "no $expected"; exit 1; }
 	out=$tmp/results-$spec
 	mkdir -p "$out"
+	# The scenarios of this run: the extensions set runs its own, named
+	# ones; a dated set leaves those out (it would only skip them).
+	names=()
+	for s in ${1+"$@"}; do
+		if grep -qx -- "$s" "$here/expected-pass-extensions.txt"; then
+			[ "$spec" != extensions ] || names+=("$s")
+		else
+			[ "$spec" = extensions ] || names+=("$s")
+		fi
+	done
+	if [ "$spec" = extensions ] && [ $# -eq 0 ]; then
+		mapfile -t names < <(grep -v '^#' "$expected" | grep .)
+	fi
+	[ $# -eq 0 ] || [ ${#names[@]} -gt 0 ] || continue
 	suite() {
 		local rc=0
-		if [ $# -eq 0 ]; then
+		if [ "$spec" = extensions ]; then
+			local s
+			for s in "$@"; do
+				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version 2026-07-28 --force \
+					--timeout "$per_scenario_ms" -o "$out" || rc=$?
+			done
+		elif [ $# -eq 0 ]; then
 			"$node22" "$entry" client --command "bash $adapter" --requirements "$spec" \
 				--timeout "$per_scenario_ms" -o "$out" || rc=$?
 		else
@@ -114,10 +139,10 @@ for spec in "${specs[@]}"; do
 		fi
 		return "$rc"
 	}
-	log "running the conformance suite ($([ $# -eq 0 ] && echo "--requirements $spec" || echo "$* at $spec"))"
+	log "running the conformance suite ($([ $# -eq 0 ] && [ "$spec" != extensions ] && echo "--requirements $spec" || echo "${names[*]} at $spec"))"
 	start=$SECONDS
 	set -m
-	suite "$@" </dev/null >"$tmp/harness-$spec.stdout.txt" 2>"$tmp/harness-$spec.stderr.txt" &
+	suite ${names[@]+"${names[@]}"} </dev/null >"$tmp/harness-$spec.stdout.txt" 2>"$tmp/harness-$spec.stderr.txt" &
 	pid=$!
 	set +m
 	pgid=$pid
@@ -144,7 +169,7 @@ for spec in "${specs[@]}"; do
 
 	# 4. Count and compare.
 	only=()
-	[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "$*")")
+	[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "${names[*]}")")
 	set_rc=0
 	"$node22" "$here/count.mjs" --results "$out" --expected "$expected" --label "$spec" "${only[@]}" \
 		--keep-note "results kept in $tmp" >"$tmp/count-$spec.txt" || set_rc=$?
