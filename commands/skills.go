@@ -48,9 +48,11 @@ func runSkillsList(o *listOptions) error {
 		if err != nil {
 			return wrapOp("skills/list", err)
 		}
-		if _, err := skills.Entries(raw); err != nil {
+		_, bad, err := skills.Entries(raw)
+		if err != nil {
 			return wrapOp("skills/list", err)
 		}
+		s.warnEntries(bad)
 		return s.print(o.ctx(), output.KindSkillsList, raw)
 	})
 }
@@ -193,10 +195,11 @@ func (s *session) findSkill(ctx context.Context, arg string) (*skills.Skill, err
 	if err != nil {
 		return nil, wrapOp("skills/list", err)
 	}
-	all, err := skills.Entries(raw)
+	all, bad, err := skills.Entries(raw)
 	if err != nil {
 		return nil, wrapOp("skills/list", err)
 	}
+	s.warnEntries(bad)
 	var exact, byName []*skills.Skill
 	for _, sk := range all {
 		switch {
@@ -220,6 +223,16 @@ func (s *session) findSkill(ctx context.Context, arg string) (*skills.Skill, err
 		uris = append(uris, sk.URI)
 	}
 	return nil, usagef("skill %q is ambiguous: %s; give its path or URI", arg, strings.Join(uris, ", "))
+}
+
+// warnEntries says which entries of a listing are invalid, and so are
+// neither fetched nor saved.
+func (s *session) warnEntries(bad []error) {
+	msgs := make([]string, len(bad))
+	for i, err := range bad {
+		msgs[i] = err.Error() + "; it is left out"
+	}
+	s.warn(msgs)
 }
 
 // saveSkill fetches and verifies every file of sk, then writes them under

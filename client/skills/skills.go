@@ -233,23 +233,28 @@ func decodeJSONObject(raw json.RawMessage) (map[string]any, bool) {
 	return m, true
 }
 
-// Entries checks every entry of a skills/list result.
-func Entries(list json.RawMessage) ([]*Skill, error) {
+// Entries checks every entry of a skills/list result. It returns the
+// valid ones and, for each other, the *EntryError that rules it out: a
+// host must not load an invalid entry, and one bad entry does not hide the
+// rest.
+func Entries(list json.RawMessage) ([]*Skill, []error, error) {
 	var r struct {
 		Skills []json.RawMessage `json:"skills"`
 	}
 	if err := json.Unmarshal(list, &r); err != nil {
-		return nil, &client.ProtocolError{Msg: "skills/list: the result has no array of skills"}
+		return nil, nil, &client.ProtocolError{Msg: "skills/list: the result has no array of skills"}
 	}
 	out := make([]*Skill, 0, len(r.Skills))
+	var bad []error
 	for _, raw := range r.Skills {
 		s, err := ParseSkill(raw)
 		if err != nil {
-			return nil, err
+			bad = append(bad, err)
+			continue
 		}
 		out = append(out, s)
 	}
-	return out, nil
+	return out, bad, nil
 }
 
 // Get asks the server for the entry of the skill whose SKILL.md is at uri

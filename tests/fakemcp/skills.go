@@ -14,8 +14,9 @@ import (
 // reachable only by skills/get, a dynamic one, and tampered ones whose
 // served bytes do not match their entry: bad-digest (same size), bad-size,
 // bad-frontmatter (digest and size right, frontmatter not), bad-file (a
-// supporting file is wrong) and evil (a file path that climbs out of the
-// skill). fake/count counts the requests of each method.
+// supporting file is wrong), evil (a file path that climbs out of the
+// skill) and broken, an entry without a description, which is invalid.
+// fake/count counts the requests of each method.
 type fakeSkill struct {
 	path     string
 	fm       string            // the entry's frontmatter, JSON
@@ -59,7 +60,9 @@ var fakeSkills = func() []fakeSkill {
 	evil.declared["../../escape.txt"] = "escaped\n"
 	dyn := good("reports/daily", "Generated on demand", true)
 	dyn.dynamic = true
-	return append(out, digest, size, fm, file, evil, dyn)
+	broken := good("broken", "An entry a host must not load", true)
+	broken.fm = `{"name":"broken"}`
+	return append(out, digest, size, fm, file, evil, dyn, broken)
 }()
 
 func (k fakeSkill) uri(rel string) string { return "skill://" + k.path + "/" + rel }
