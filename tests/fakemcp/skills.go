@@ -135,6 +135,13 @@ func (s *server) skills(req request) (reply, bool) {
 		}
 		return invalid("Resource not found: " + p.URI)
 	case "resources/directory/read":
+		// The skill's root in two pages; the second needs the uri again.
+		switch {
+		case p.URI == "skill://git-workflow" && p.Cursor == "":
+			return ok(`{"resources":[{"uri":"skill://git-workflow/SKILL.md","name":"SKILL.md","mimeType":"text/markdown"}],"nextCursor":"2"}`)
+		case p.URI == "skill://git-workflow" && p.Cursor == "2":
+			return ok(`{"resources":[{"uri":"skill://git-workflow/references","name":"references","mimeType":"inode/directory"}]}`)
+		}
 		if p.URI == "skill://git-workflow/references" {
 			return ok(`{"resources":[{"uri":"skill://git-workflow/references/GUIDE.md","name":"GUIDE.md","mimeType":"text/markdown"}]}`)
 		}
