@@ -12,9 +12,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -347,12 +350,12 @@ func checkFrontmatter(data []byte, want map[string]any) error {
 	if err := yaml.Unmarshal([]byte(body[:end+1]), &fm); err != nil {
 		return fmt.Errorf("SKILL.md's frontmatter is not YAML: %v", err)
 	}
-	// As JSON, which is what the entry carries.
-	b, err := json.Marshal(fm)
+	// In the entry's terms: JSON values, numbers as json.Number.
+	v, err := fromYAML(map[string]any(fm))
 	if err != nil {
-		return fmt.Errorf("SKILL.md's frontmatter has a value JSON cannot hold")
+		return err
 	}
-	got, _ := decodeJSONObject(b)
+	got, _ := v.(map[string]any)
 	keys := map[string]bool{}
 	for k := range got {
 		keys[k] = true
@@ -380,10 +383,72 @@ func checkFrontmatter(data []byte, want map[string]any) error {
 	return nil
 }
 
+// fromYAML turns a decoded YAML value into the JSON values the entry
+// holds. A timestamp stays a time.Time, for sameJSON to compare with the
+// entry's string.
+func fromYAML(v any) (any, error) {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			x, err := fromYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = x
+		}
+		return out, nil
+	case map[any]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			x, err := fromYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			out[fmt.Sprint(k)] = x
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			x, err := fromYAML(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = x
+		}
+		return out, nil
+	case int:
+		return json.Number(strconv.Itoa(v)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(v, 10)), nil
+	case uint64:
+		return json.Number(strconv.FormatUint(v, 10)), nil
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("SKILL.md's frontmatter holds a number JSON cannot")
+		}
+		return json.Number(strconv.FormatFloat(v, 'g', -1, 64)), nil
+	}
+	return v, nil // string, bool, nil, time.Time
+}
+
 // sameJSON compares two values decoded with json.Number; numbers are
-// equal when their values are (1 and 1.0).
+// equal when their values are (1 and 1.0). A YAML timestamp equals a
+// string that is the same instant (2024-01-01, 2024-01-01T00:00:00Z).
 func sameJSON(a, b any) bool {
 	switch a := a.(type) {
+	case time.Time:
+		b, ok := b.(string)
+		if !ok {
+			return false
+		}
+		for _, layout := range []string{time.RFC3339Nano, "2006-01-02"} {
+			if t, err := time.Parse(layout, b); err == nil && t.Equal(a) {
+				return true
+			}
+		}
+		return false
 	case map[string]any:
 		b, ok := b.(map[string]any)
 		if !ok || len(a) != len(b) {

@@ -95,6 +95,29 @@ func TestCheckFrontmatter(t *testing.T) {
 	}
 }
 
+// YAML's own types meet the entry's JSON: timestamps, hex and floats,
+// keys that are not strings.
+func TestCheckFrontmatterYAMLTypes(t *testing.T) {
+	fm := map[string]any{}
+	for k, v := range map[string]any{"name": "x", "description": "d", "date": "2024-01-01", "at": "2024-01-01T10:00:00Z",
+		"n": json.Number("16"), "f": json.Number("0.5"), "m": map[string]any{"1": true}, "nil": nil} {
+		fm[k] = v
+	}
+	good := "---\nname: x\ndescription: d\ndate: 2024-01-01\nat: 2024-01-01T10:00:00Z\nn: 0x10\nf: .5\nm: {1: true}\nnil: ~\n---\n"
+	if err := checkFrontmatter([]byte(good), fm); err != nil {
+		t.Errorf("good: %v", err)
+	}
+	for _, bad := range []string{
+		strings.Replace(good, "2024-01-01\n", "2024-01-02\n", 1),
+		strings.Replace(good, "0x10", "0x11", 1),
+		strings.Replace(good, "nil: ~", "nil: .nan", 1),
+	} {
+		if err := checkFrontmatter([]byte(bad), fm); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}
+
 func TestDeclared(t *testing.T) {
 	for raw, want := range map[string]Support{
 		`{"capabilities":{"extensions":{"io.modelcontextprotocol/skills":{}}}}`:                     {Declared: true},
