@@ -265,8 +265,14 @@ func (s *session) saveSkill(ctx context.Context, sk *skills.Skill, dir string) e
 		files = append(files, file{rel, data})
 	}
 	var total int
+	// Every path is checked before any file is written.
 	for _, f := range files {
-		if err := writeUnder(dir, base, f.rel, f.data); err != nil {
+		if err := writeUnder(dir, base, f.rel, nil, false); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		if err := writeUnder(dir, base, f.rel, f.data, true); err != nil {
 			return err
 		}
 		total += len(f.data)
@@ -306,17 +312,20 @@ func safeSegment(seg string) error {
 	return nil
 }
 
-// writeUnder writes data to base/rel, creating the folders on the way.
-// top is the user's --out DIR; below it, where the names come from the
-// server, no folder may be a symbolic link, nor the file.
-func writeUnder(top, base, rel string, data []byte) error {
+// writeUnder writes data to base/rel, creating the folders on the way
+// (with write false, it only checks the way). top is the user's --out
+// DIR; below it, where the names come from the server, no folder may be a
+// symbolic link, nor the file.
+func writeUnder(top, base, rel string, data []byte, write bool) error {
 	path := filepath.Join(base, filepath.FromSlash(rel))
 	r, err := filepath.Rel(top, path)
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return usagef("--out: %s is outside %s", path, top)
 	}
-	if err := os.MkdirAll(top, 0o755); err != nil {
-		return usagef("--out: %v", err)
+	if write {
+		if err := os.MkdirAll(top, 0o755); err != nil {
+			return usagef("--out: %v", err)
+		}
 	}
 	cur := top
 	parts := strings.Split(r, string(filepath.Separator))
@@ -329,12 +338,18 @@ func writeUnder(top, base, rel string, data []byte) error {
 		case err == nil && i < len(parts)-1 && !fi.IsDir():
 			return usagef("--out: %s is not a directory", cur)
 		case errors.Is(err, os.ErrNotExist) && i < len(parts)-1:
+			if !write {
+				return nil // nothing further down exists yet
+			}
 			if err := os.Mkdir(cur, 0o755); err != nil {
 				return usagef("--out: %v", err)
 			}
 		case err != nil && !errors.Is(err, os.ErrNotExist):
 			return usagef("--out: %v", err)
 		}
+	}
+	if !write {
+		return nil
 	}
 	if err := atomicfile.Write(path, data); err != nil {
 		return usagef("--out: %v", err)
