@@ -398,16 +398,12 @@ func fromYAML(v any) (any, error) {
 			out[k] = x
 		}
 		return out, nil
-	case map[any]any:
-		out := make(map[string]any, len(v))
+	case map[any]any: // a map with keys that are not all strings
+		m := make(map[string]any, len(v))
 		for k, e := range v {
-			x, err := fromYAML(e)
-			if err != nil {
-				return nil, err
-			}
-			out[fmt.Sprint(k)] = x
+			m[fmt.Sprint(k)] = e
 		}
-		return out, nil
+		return fromYAML(m)
 	case []any:
 		out := make([]any, len(v))
 		for i, e := range v {
