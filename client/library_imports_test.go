@@ -18,7 +18,9 @@ import (
 // signed client assertion of the client credentials grant (golang-jwt),
 // the OS keychains (go-keyring: macOS Keychain, Windows Credential
 // Manager, the Secret Service) and the D-Bus session bus, to learn whether
-// a Secret Service is there at all before asking it (godbus).
+// a Secret Service is there at all before asking it (godbus);
+// and the YAML of a skill's SKILL.md frontmatter, which the Skills
+// extension verifies field by field (go.yaml.in/yaml/v3).
 // Everything else the library does, challenges, metadata and client
 // registration included, is written here with the standard library.
 var libraryDeps = map[string]string{
@@ -27,6 +29,7 @@ var libraryDeps = map[string]string{
 	"github.com/golang-jwt/jwt/v5":          "oauth",
 	"github.com/zalando/go-keyring":         "oauth",
 	"github.com/godbus/dbus/v5":             "oauth",
+	"go.yaml.in/yaml/v3":                    "skills",
 }
 
 // TestLibraryImports: client and its subpackages (their non-test files)

@@ -27,14 +27,20 @@ func (c *Client) List(ctx context.Context, method, key, cursor string, all bool)
 
 // ListWith is List with per-request options (Refresh, handlers).
 func (c *Client) ListWith(ctx context.Context, method, key, cursor string, all bool, co *CallOptions) (json.RawMessage, error) {
+	return c.ListParams(ctx, method, key, nil, cursor, all, co)
+}
+
+// ListParams is ListWith for a list method with params of its own (the
+// members of a JSON object, to which each page's cursor is added), such
+// as resources/directory/read's uri.
+func (c *Client) ListParams(ctx context.Context, method, key string, base ojson.Members, cursor string, all bool, co *CallOptions) (json.RawMessage, error) {
 	start := time.Now()
 	page := func(ctx context.Context, cur string) (json.RawMessage, error) {
-		params := json.RawMessage(`{}`)
+		params := append(ojson.Members{}, base...)
 		if cur != "" {
-			b, _ := json.Marshal(map[string]string{"cursor": cur})
-			params = b
+			params.Set("cursor", ojson.String(cur))
 		}
-		return c.Call(ctx, method, params, co)
+		return c.Call(ctx, method, params.JSON(), co)
 	}
 	// The first page is a request like any other, with its own timeout
 	// and errors; the listing's bounds start to matter from the second.

@@ -84,6 +84,22 @@ var examples = map[string][]string{
 		"mcpctl -s weather resources read demo://readme",
 		"mcpctl -s weather resources read demo://logo.png --out logo.png",
 	},
+	"skills": {
+		"mcpctl -s docs skills list -o table",
+		"mcpctl -s docs skills get pdf-processing",
+	},
+	"skills list": {
+		"mcpctl -s docs skills list -o table",
+		"mcpctl -s docs skills list --jq '.skills[].uri'",
+	},
+	"skills get": {
+		"mcpctl -s docs skills get pdf-processing",
+		"mcpctl -s docs skills get acme/billing/refunds references/GUIDE.md",
+		"mcpctl -s docs skills get skill://pdf-processing/SKILL.md --out skills",
+	},
+	"skills dir": {
+		"mcpctl -s docs skills dir skill://pdf-processing/templates -o table",
+	},
 	"prompts": {
 		"mcpctl -s weather prompts list",
 		"mcpctl -s weather prompts get weather_report location=Oslo",

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/client/skills"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -86,6 +87,9 @@ func ExitCode(err error) int {
 		expired   *client.SessionExpiredError
 		ackSlow   *client.AckTimeoutError
 		batch     *batchError
+		skillBad  *skills.EntryError
+		skillVer  *skills.VerifyError
+		undecl    *skills.NotDeclaredError
 	)
 	var ks *sessionError
 	switch {
@@ -112,7 +116,8 @@ func ExitCode(err error) int {
 	case errors.As(err, &rpc), errors.As(err, &invalid), errors.As(err, &version):
 		return ExitServerError
 	case errors.As(err, &conn), errors.As(err, &timeout), errors.As(err, &proto), errors.As(err, &httpErr),
-		errors.As(err, &listBig), errors.As(err, &listSlow), errors.As(err, &capErr), errors.As(err, &expired), errors.As(err, &ackSlow):
+		errors.As(err, &listBig), errors.As(err, &listSlow), errors.As(err, &capErr), errors.As(err, &expired), errors.As(err, &ackSlow),
+		errors.As(err, &skillBad), errors.As(err, &skillVer), errors.As(err, &undecl):
 		return ExitConnection
 	}
 	return ExitConnection

@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/client/skills"
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -79,6 +80,9 @@ func errorKinds() []errorKind {
 		{kind: "client.UnknownToolError", err: &client.UnknownToolError{Name: "x"}, code: ExitUsage},
 		{kind: "client.InvalidToolError", err: &client.InvalidToolError{Name: "x", Reason: "y"}, code: ExitServerError},
 		// client/oauth
+		{kind: "skills.EntryError", err: &skills.EntryError{URI: "skill://a/SKILL.md", Problem: "no size"}, code: ExitConnection},
+		{kind: "skills.VerifyError", err: &skills.VerifyError{URI: "skill://a/SKILL.md", Problem: "digest differs"}, code: ExitConnection},
+		{kind: "skills.NotDeclaredError", err: &skills.NotDeclaredError{What: "the Skills extension", Method: "skills/list"}, code: ExitConnection},
 		{kind: "oauth.Error", err: &oauth.Error{Msg: "no login"}, code: ExitAuth},
 		{kind: "oauth.KeychainError", err: &oauth.KeychainError{Op: "open", Err: errors.New("locked")}, code: ExitAuth},
 		{kind: "oauth.ErrKeychainItemNotFound", err: oauth.ErrKeychainItemNotFound, code: ExitAuth},

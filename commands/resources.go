@@ -1,7 +1,6 @@
 package commands
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -147,10 +146,8 @@ func (s *session) nearURIs(uri string) []string {
 }
 
 type resourceContents struct {
-	URI      string  `json:"uri"`
-	MimeType string  `json:"mimeType"`
-	Text     *string `json:"text"`
-	Blob     *string `json:"blob"`
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType"`
 }
 
 // saveContents writes the decoded contents of the item for uri (or the
@@ -169,18 +166,9 @@ func saveContents(ios *output.IOStreams, raw json.RawMessage, uri, path string) 
 			break
 		}
 	}
-	var data []byte
-	switch {
-	case item.Blob != nil:
-		b, err := base64.StdEncoding.DecodeString(*item.Blob)
-		if err != nil {
-			return &client.ProtocolError{Msg: "the resource's blob is not valid base64: " + err.Error()}
-		}
-		data = b
-	case item.Text != nil:
-		data = []byte(*item.Text)
-	default:
-		return &client.ProtocolError{Msg: "the resource has neither text nor blob"}
+	data, err := client.ResourceBytes(raw, item.URI)
+	if err != nil {
+		return err
 	}
 	if path == "-" {
 		_, err := ios.Out.Write(data)

@@ -120,6 +120,7 @@ func topCommands() []topCommand {
 		{"tools", toolsCommand},
 		{"resources", resourcesCommand},
 		{"prompts", promptsCommand},
+		{"skills", skillsCommand},
 		{"complete", func(f *Factory) *cli.Command { return newCmdComplete(f, nil) }},
 		{"call", func(f *Factory) *cli.Command { return newCmdCall(f, nil) }},
 		{"batch", func(f *Factory) *cli.Command { return newCmdBatch(f, nil) }},

@@ -14,6 +14,7 @@ const (
 	KindTemplatesList Kind = "resources/templates/list"
 	KindResourceRead  Kind = "resources/read"
 	KindPromptsList   Kind = "prompts/list"
+	KindSkillsList    Kind = "skills/list"
 	KindPromptGet     Kind = "prompts/get"
 	KindComplete      Kind = "completion/complete"
 	// KindCacheList is mcpctl's own listing of its result cache:

@@ -34,6 +34,10 @@ func buildTable(kind Kind, v *value) *table {
 				return []string{r.str("uriTemplate"), r.str("name"), r.str("mimeType")}
 			})
 		}
+	case KindSkillsList:
+		if items, ok := v.array("skills"); ok {
+			return skillsTable(items)
+		}
 	case KindPromptsList:
 		if items, ok := v.array("prompts"); ok {
 			return listTable(items, []string{"NAME", "ARGUMENTS", "DESCRIPTION"}, func(p *value) []string {

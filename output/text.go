@@ -71,6 +71,8 @@ func writeText(t *textWriter, kind Kind, v *value) {
 		ok = textNamedList(t, kind, v)
 	case KindResourcesList, KindTemplatesList:
 		ok = textResourceList(t, kind, v)
+	case KindSkillsList:
+		ok = textSkillsList(t, v)
 	case KindToolDescribe:
 		ok = textDescribe(t, v)
 	case KindDiscover:

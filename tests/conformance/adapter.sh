@@ -126,6 +126,17 @@ sse-retry)
 	mcp tools call test_reconnection
 	;;
 
+sep-2640-client-no-prefetch)
+	# Skills extension: listing reads no skill file.
+	mcp skills list
+	;;
+
+sep-2640-client-verify-digest | sep-2640-client-verify-size | sep-2640-client-verify-frontmatter)
+	# Skills extension: the SKILL.md served does not match its entry; mcpctl
+	# must refuse it (exit 3) and read nothing more of the skill.
+	mcp skills get pdf-processing
+	;;
+
 request-metadata)
 	# The server rejects the first request with -32022; mcpctl must retry once.
 	mcp tools list

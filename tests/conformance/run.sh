@@ -4,9 +4,14 @@
 # initialize-based), then the suite's backcompat set (2025-03-26 servers, at
 # --spec-version 2025-03-26), and compares the results with expected-pass-<set>.txt.
 #
-#   bash tests/conformance/run.sh                          # 2026-07-28, 2025-11-25, then backcompat
+#   bash tests/conformance/run.sh                          # 2026-07-28, 2025-11-25, backcompat, then extensions
 #   bash tests/conformance/run.sh tools_call ...           # only these scenarios, in every set
 #   bash tests/conformance/run.sh --spec 2025-11-25 sse-retry   # one set only (or --spec backcompat)
+#   bash tests/conformance/run.sh --spec extensions             # the Skills extension's scenarios
+#
+# The "extensions" set holds the extension scenarios that neither requirement
+# set runs (the Skills extension's): each named in expected-pass-extensions.txt
+# is run alone with --force at the 2026-07-28 wire.
 #
 # Environment:
 #   MCPCTL_BIN                   use this mcpctl instead of building one from the repo root
@@ -24,7 +29,7 @@ export GOTOOLCHAIN=go1.27.3
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
-specs=(2026-07-28 2025-11-25 backcompat)
+specs=(2026-07-28 2025-11-25 backcompat extensions)
 if [ "${1:-}" = --spec ]; then
 	[ $# -ge 2 ] || { echo "run.sh: --spec needs a revision" >&2; exit 2; }
 	specs=("$2")
@@ -102,12 +107,32 @@ for spec in "${specs[@]}"; do
 	[ -f "$expected" ] || { log "no $expected"; exit 1; }
 	out=$tmp/results-$spec
 	mkdir -p "$out"
+	# The scenarios of this run: the extensions set runs its own, named
+	# ones; a dated set leaves those out (it would only skip them).
+	names=()
+	for s in ${1+"$@"}; do
+		if grep -qx -- "$s" "$here/expected-pass-extensions.txt"; then
+			[ "$spec" != extensions ] || names+=("$s")
+		else
+			[ "$spec" = extensions ] || names+=("$s")
+		fi
+	done
+	if [ "$spec" = extensions ] && [ $# -eq 0 ]; then
+		mapfile -t names < <(grep -v '^#' "$expected" | grep .)
+	fi
+	[ $# -eq 0 ] || [ ${#names[@]} -gt 0 ] || continue
 	suite() {
 		local rc=0 version=$spec
 		# The backcompat set's scenarios are for 2025-03-26 servers; named
 		# scenarios of the other sets are skipped there, and these in them.
 		[ "$spec" != backcompat ] || version=2025-03-26
-		if [ $# -eq 0 ] && [ "$spec" = backcompat ]; then
+		if [ "$spec" = extensions ]; then
+			local s
+			for s in "$@"; do
+				"$node22" "$entry" client --command "bash $adapter" --scenario "$s" --spec-version 2026-07-28 --force \
+					--timeout "$per_scenario_ms" -o "$out" || rc=$?
+			done
+		elif [ $# -eq 0 ] && [ "$spec" = backcompat ]; then
 			"$node22" "$entry" client --command "bash $adapter" --suite backcompat --spec-version "$version" \
 				--timeout "$per_scenario_ms" -o "$out" || rc=$?
 		elif [ $# -eq 0 ]; then
@@ -126,10 +151,10 @@ for spec in "${specs[@]}"; do
 		fi
 		return "$rc"
 	}
-	log "running the conformance suite ($([ $# -eq 0 ] && echo "the $spec set" || echo "$* at $spec"))"
+	log "running the conformance suite ($([ $# -eq 0 ] && [ "$spec" != extensions ] && echo "the $spec set" || echo "${names[*]} at $spec"))"
 	start=$SECONDS
 	set -m
-	suite "$@" </dev/null >"$tmp/harness-$spec.stdout.txt" 2>"$tmp/harness-$spec.stderr.txt" &
+	suite ${names[@]+"${names[@]}"} </dev/null >"$tmp/harness-$spec.stdout.txt" 2>"$tmp/harness-$spec.stderr.txt" &
 	pid=$!
 	set +m
 	pgid=$pid
@@ -156,7 +181,7 @@ for spec in "${specs[@]}"; do
 
 	# 4. Count and compare.
 	only=()
-	[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "$*")")
+	[ $# -eq 0 ] || only=(--only "$(IFS=,; echo "${names[*]}")")
 	set_rc=0
 	"$node22" "$here/count.mjs" --results "$out" --expected "$expected" --label "$spec" "${only[@]}" \
 		--keep-note "results kept in $tmp" >"$tmp/count-$spec.txt" || set_rc=$?

@@ -95,6 +95,9 @@ func (s *server) handle(req request) reply {
 		// A modern-only server names the versions it speaks, as the spec asks.
 		return reply{messages: []string{rpcError(id, -32022, "initialize is not a method of revision 2026-07-28", `{"supported":["2026-07-28"],"requested":"2025-11-25"}`)}, exit: -1}
 	}
+	if r, ok := s.skills(req); ok { // issue 17, item 1 (skills.go): its own discover
+		return r
+	}
 	if req.Method == "server/discover" && answersDiscover(s.mode) {
 		// A modern server, whatever its fault: mcpctl's era probe learns
 		// that much, and the fault shows on the request under test.
@@ -220,7 +223,7 @@ const discoverResult = `{"supportedVersions":["2026-07-28"],"capabilities":{"too
 // that answer server/discover their own way) are left alone.
 func answersDiscover(mode string) bool {
 	switch mode {
-	case "silent", "nonjson", "exit", "badjson", "unknownid", "version", "noversion", "echo", "html", "http401":
+	case "silent", "nonjson", "exit", "badjson", "unknownid", "version", "noversion", "echo", "html", "http401", "skills":
 		return false
 	}
 	return !strings.HasPrefix(mode, "cached") && !strings.HasPrefix(mode, "listen") && !strings.HasPrefix(mode, "legacy")
@@ -274,6 +277,7 @@ func Modes() string {
 		"legacytaskworking", // issue 17, item 6 (legacytasks.go)
 		"slowexit",          // issue 16, item 4 (slowexit.go)
 		"stale",             // issue 16, item 3 (stale.go)
+		"skills",            // issue 17, item 1 (skills.go)
 	}, ", ")
 }
 
