@@ -13,9 +13,10 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// secretHeader matches header names whose values are credentials.
+// secretHeader matches header names whose values are credentials (a DPoP
+// proof is one: a signed JWT another could replay within its lifetime).
 var secretHeader = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
-	return regexp.MustCompile(`(?i)^(authorization|proxy-authorization|cookie|set-cookie)$|api[-_]?key|token|secret|password|session`)
+	return regexp.MustCompile(`(?i)^(authorization|proxy-authorization|cookie|set-cookie|dpop)$|api[-_]?key|token|secret|password|session`)
 })
 
 // redact hides a credential but keeps an auth scheme, so a trace still

@@ -34,6 +34,7 @@ func TestRedact(t *testing.T) {
 		{"X-Password", "p", r},
 		{"Mcp-Session-Id", "1868a90c", r},
 		{"Mcp-Param-Token", "t", r},
+		{"DPoP", "eyJ0eXAiOiJkcG9wK2p3dCJ9.e30.c2ln", r},
 		// Normal headers are untouched, whatever their value looks like.
 		{"Content-Type", "application/json", "application/json"},
 		{"Accept", "application/json, text/event-stream", "application/json, text/event-stream"},
@@ -43,6 +44,7 @@ func TestRedact(t *testing.T) {
 		{"Mcp-Protocol-Version", "2026-07-28", "2026-07-28"},
 		{"User-Agent", "mcpctl/1.0 secret-edition", "mcpctl/1.0 secret-edition"},
 		{"X-Cookie-Consent", "yes", "yes"},
+		{"DPoP-Nonce", "n-1", "n-1"}, // the server's nonce is no secret
 	}
 	for _, tc := range tests {
 		if got := redact(tc.name, tc.value); got != tc.want {
