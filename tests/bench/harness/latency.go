@@ -283,19 +283,7 @@ func (l *latencyReport) markdown(elapsed time.Duration) string {
 	p("tools/call). B is one curl POST of the request `mcpctl --dry-run` prints, through the same proxies.\n\n")
 	r := &report{comps: l.comps}
 	p("%s\n", r.table())
-	for _, c := range l.comps {
-		if c.target == 0 {
-			continue
-		}
-		a, bb := summarize(c.as), summarize(c.bs)
-		ratio := float64(a.median) / float64(bb.median)
-		verdict := "**met**"
-		if ratio > c.target {
-			verdict = fmt.Sprintf("**missed** by %.0f%%", (ratio/c.target-1)*100)
-		}
-		p("- **%s**: target ≤ %.2f× %s (%.2f×; mcpctl adds %s ms per call, where the target allows %s ms).\n",
-			c.name, c.target, verdict, ratio, ms(a.median-bb.median), ms(time.Duration(float64(bb.median)*(c.target-1))))
-	}
+	p("%s", r.verdicts(""))
 	p("\nRequests that reached the server (counting proxy): ")
 	var parts []string
 	for _, c := range l.checks {

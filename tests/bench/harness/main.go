@@ -533,6 +533,27 @@ type initEntry struct {
 	bytes int
 }
 
+// verdicts is a line for each comparison with a target: met, or missed by
+// how much, with seeAlso after a miss.
+func (r *report) verdicts(seeAlso string) string {
+	var b strings.Builder
+	for _, c := range r.comps {
+		if c.target == 0 {
+			continue
+		}
+		a, bb := summarize(c.as), summarize(c.bs)
+		ratio := float64(a.median) / float64(bb.median)
+		if ratio <= c.target {
+			fmt.Fprintf(&b, "- **%s**: target ≤ %.2f× **met** (%.2f×; mcpctl adds %s ms per call).\n", c.name, c.target, ratio, ms(a.median-bb.median))
+			continue
+		}
+		allowed := time.Duration(float64(bb.median) * (c.target - 1))
+		fmt.Fprintf(&b, "- **%s**: target ≤ %.2f× **missed** by %.0f%% (%.2f×): mcpctl adds %s ms per call where the target allows %s ms%s.\n",
+			c.name, c.target, (ratio/c.target-1)*100, ratio, ms(a.median-bb.median), ms(allowed), seeAlso)
+	}
+	return b.String()
+}
+
 type report struct {
 	serverURL, stdioLine string
 	curl                 []string
@@ -1031,20 +1052,7 @@ func (r *report) markdown() string {
 	p("Wall time of one process, exec to exit. A/B (medians) is the ratio of the medians; A/B (paired) is the median of the\n")
 	p("per-pair ratios, which a slow stretch of the machine affects less.\n\n")
 	p("%s\n", r.table())
-	for _, c := range r.comps {
-		if c.target == 0 {
-			continue
-		}
-		a, bb := summarize(c.as), summarize(c.bs)
-		ratio := float64(a.median) / float64(bb.median)
-		if ratio <= c.target {
-			p("- **%s**: target ≤ %.2f× **met** (%.2f×; mcpctl adds %s ms per call).\n", c.name, c.target, ratio, ms(a.median-bb.median))
-		} else {
-			allowed := time.Duration(float64(bb.median) * (c.target - 1))
-			p("- **%s**: target ≤ %.2f× **missed** by %.0f%% (%.2f×): mcpctl adds %s ms per call where the target allows %s ms; see [Where the time goes](#where-the-time-goes).\n",
-				c.name, c.target, (ratio/c.target-1)*100, ratio, ms(a.median-bb.median), ms(allowed))
-		}
-	}
+	p("%s", r.verdicts("; see [Where the time goes](#where-the-time-goes)"))
 	p("\nThe start-up comparison's mcpctl adds the difference to every process, whatever it does. The cold-cache comparisons have no target: a first contact: mcpctl sends three requests (the era probe server/discover, tools/list, then tools/call) against the baseline's one.\n\n")
 
 	p("## Requests on the wire\n\n")
