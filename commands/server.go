@@ -339,7 +339,15 @@ func applyDefaults(c *cli.Context) error {
 		return err
 	}
 	for _, d := range own.Defaults {
-		if d.Flag == "server" || d.Flag == "keepAlive" || c.IsSet(d.Flag) {
+		if d.Flag == "keepAlive" {
+			// Not a flag: read where a session may start (keepAliveFor),
+			// checked here so that a bad one is not silently none.
+			if v, err := time.ParseDuration(d.Value); err != nil || v < 0 {
+				return usagef("%s:%d:%d: defaults.keepAlive: %q is not a duration like 10m; fix the file (mcpctl config edit)", own.File, d.Line, d.Column, d.Value)
+			}
+			continue
+		}
+		if d.Flag == "server" || c.IsSet(d.Flag) {
 			continue
 		}
 		if settingProblem(d.Flag, d.Value) != "" || c.Set(d.Flag, d.Value) != nil {
