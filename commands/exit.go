@@ -90,8 +90,8 @@ func ExitCode(err error) int {
 		skillBad  *skills.EntryError
 		skillVer  *skills.VerifyError
 		undecl    *skills.NotDeclaredError
+		ks        *sessionError
 	)
-	var ks *sessionError
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):
 		return ExitOK

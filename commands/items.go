@@ -11,7 +11,8 @@ import (
 	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
-// readJSONArg reads a --json value: inline JSON, @FILE or - for stdin.
+// readJSONArg reads a value given inline, as @FILE or as - for stdin (a
+// --json or --answers document, a continuation, an assertion or ID token).
 func readJSONArg(flag, v string, stdin io.Reader) ([]byte, error) {
 	switch {
 	case v == "-":

@@ -125,16 +125,10 @@ func (s *session) keepAliveFor(c *cli.Context) time.Duration {
 	if s.ep.named == nil {
 		return 0 // only configured servers keep themselves alive
 	}
-	if own, err := configsOf(c).load(false); err == nil {
-		for _, d := range own.Defaults {
-			if d.Key == "keepAlive" {
-				if v, err := time.ParseDuration(d.Value); err == nil && v > 0 {
-					return v
-				}
-			}
-		}
+	if applyDefaults(c) != nil {
+		return 0 // the command reports it where it applies the defaults
 	}
-	return 0
+	return configsOf(c).keepAlive
 }
 
 // dialKeepalive is the transport over a session's socket: the connection

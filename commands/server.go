@@ -207,6 +207,8 @@ type configLoader struct {
 	fromConfig map[string]bool
 
 	defaultsApplied bool
+	// keepAlive is defaults.keepAlive, checked (0: none).
+	keepAlive time.Duration
 }
 
 func newConfigLoader(f *Factory, errOut io.Writer) *configLoader {
@@ -342,9 +344,11 @@ func applyDefaults(c *cli.Context) error {
 		if d.Flag == "keepAlive" {
 			// Not a flag: read where a session may start (keepAliveFor),
 			// checked here so that a bad one is not silently none.
-			if v, err := time.ParseDuration(d.Value); err != nil || v < 0 {
+			v, err := time.ParseDuration(d.Value)
+			if err != nil || v < 0 {
 				return usagef("%s:%d:%d: defaults.keepAlive: %q is not a duration like 10m; fix the file (mcpctl config edit)", own.File, d.Line, d.Column, d.Value)
 			}
+			l.keepAlive = v
 			continue
 		}
 		if d.Flag == "server" || c.IsSet(d.Flag) {

@@ -648,6 +648,16 @@ func TestSessionKeepAlive(t *testing.T) {
 	if out, _ := e.must("session", "list", "--jq", ".sessions | length"); strings.TrimSpace(out) != "1" {
 		t.Errorf("sessions: %s", out)
 	}
+	e.must("session", "stop", "--all")
+
+	// defaults.keepAlive does the same for an entry that sets none.
+	if err := os.WriteFile(cfg, []byte("defaults:\n  keepAlive: 2m\nservers:\n  demo:\n    command: demo\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs := e.must("-s", "demo", "--trace", "tools", "call", "touch_resource"); !strings.Contains(errs, "# session: starting one (keepAlive 2m0s)") {
+		t.Errorf("defaults.keepAlive started no session:\n%s", errs)
+	}
+	e.must("session", "stop", "--all")
 }
 
 // TestSessionListen: listen works through a session, and what the server
