@@ -204,7 +204,10 @@ func (c *Client) callWith(ctx context.Context, name string, tool, args json.RawM
 		res, err := c.Call(ctx, "tools/call", body, &callOpts)
 		return res, true, err
 	}
-	res, err := c.Call(ctx, "tools/call", withTask(body), &CallOptions{OnNotify: co.OnNotify, Header: callOpts.Header})
+	// The legacy task's own answer comes at once; waiting (or not, with
+	// NoWait) is legacyTaskCreated's.
+	callOpts.NoWait = false
+	res, err := c.Call(ctx, "tools/call", withTask(body), &callOpts)
 	if err != nil {
 		return nil, true, err
 	}

@@ -2,7 +2,8 @@ package output
 
 import (
 	"strconv"
-	"strings"
+
+	"github.com/mcpctl/mcpctl/client/skills"
 )
 
 // skillNames labels the entries of a skills/list result for a person:
@@ -18,11 +19,7 @@ func skillNames(items []*value) []string {
 	for i, it := range items {
 		name := it.get("frontmatter").str("name")
 		if count[name] > 1 || name == "" {
-			path := strings.TrimSuffix(it.str("uri"), "/SKILL.md")
-			if _, rest, ok := strings.Cut(path, "://"); ok {
-				path = rest
-			}
-			name = path
+			name = (&skills.Skill{URI: it.str("uri")}).Path()
 		}
 		names[i] = name
 	}
@@ -55,7 +52,11 @@ func textSkillsList(t *textWriter, v *value) bool {
 	names := skillNames(items)
 	for i, it := range items {
 		line := t.bold(t.name(names[i])) + " <" + t.name(it.str("uri")) + ">"
-		if n := skillFiles(it); n != "" {
+		switch n := skillFiles(it); n {
+		case "":
+		case "dynamic":
+			line += " (dynamic)"
+		default:
 			line += " (" + t.name(n) + " files)"
 		}
 		if d := firstLine(it.get("frontmatter").str("description")); d != "" {
