@@ -8,28 +8,28 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/client/skills"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 	"github.com/mcpctl/mcpctl/output"
 )
 
 // Exit codes. The table is part of mcpctl's interface: docs/output.md and
 // the man pages document it and tests pin it.
+// (internal/exitcode has them, for the packages below this one.)
 const (
-	ExitOK          = 0
-	ExitToolError   = 1 // the tool answered isError: true, or its task was cancelled
-	ExitUsage       = 2 // flags, arguments, validation, jq filters
-	ExitConnection  = 3 // spawn, refused, server died, timeout, protocol violation
-	ExitServerError = 4 // the server answered a JSON-RPC error
-	ExitAuth        = 5 // authentication or authorization refused
-	ExitInput       = 6 // the server needs input that could not be given
-	ExitInterrupted = 130
+	ExitOK          = exitcode.OK
+	ExitToolError   = exitcode.ToolError
+	ExitUsage       = exitcode.Usage
+	ExitConnection  = exitcode.Connection
+	ExitServerError = exitcode.ServerError
+	ExitAuth        = exitcode.Auth
+	ExitInput       = exitcode.Input
+	ExitInterrupted = exitcode.Interrupted
 )
 
 // UsageError is a mistake in how mcpctl was called.
-type UsageError struct{ Msg string }
+type UsageError = exitcode.UsageError
 
-func (e *UsageError) Error() string { return e.Msg }
-
-func usagef(format string, a ...any) error { return &UsageError{Msg: fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return exitcode.Usagef(format, a...) }
 
 // ToolError reports a tool result with isError: true. The result itself
 // has been printed already, so the message is only a short note.
