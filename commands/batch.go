@@ -137,6 +137,9 @@ type batchError struct {
 	Code, First, Failed, Total int
 }
 
+// ExitCode is the first failing line's.
+func (e *batchError) ExitCode() int { return e.Code }
+
 func (e *batchError) Error() string {
 	return fmt.Sprintf("batch: %d of %d lines failed; the first is line %d (exit %d)", e.Failed, e.Total, e.First, e.Code)
 }

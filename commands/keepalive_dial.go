@@ -33,6 +33,9 @@ type sessionError struct {
 
 func (e *sessionError) Error() string { return e.Msg }
 
+// ExitCode is the code the session process found.
+func (e *sessionError) ExitCode() int { return e.Code }
+
 // keepalive finds (or, for a keepAlive server, starts) the session of the
 // server in the settings, and connects to it; nil when the invocation
 // reaches the server itself.
