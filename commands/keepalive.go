@@ -90,10 +90,10 @@ func runSessionStart(o *sessionStartOptions) error {
 	if !keepaliveSupported {
 		return usagef("%v", errKeepaliveUnsupported)
 	}
-	if o.c.Bool("dry-run") {
+	if o.Globals.DryRun {
 		return usagef("--dry-run cannot start a session: a session holds a real connection")
 	}
-	st, err := resolveOnly(o.c, o.f)
+	st, err := resolve(o.f, o.Globals, ConnectOptions{})
 	if err != nil {
 		return err
 	}
@@ -107,33 +107,13 @@ func runSessionStart(o *sessionStartOptions) error {
 			return err
 		}
 	}
-	hello, err := startKeepalive(o.c, o.f, st, o.idle, o.name)
+	hello, err := startKeepalive(o.f, st, o.idle, o.name)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(o.f.IOStreams.ErrOut, "mcpctl: session %s started (pid %d, %s %s); it ends after %s unused, or with 'mcpctl session stop %s'\n",
 		hello.Name, hello.PID, hello.Era, hello.Version, o.idle, hello.Name)
 	return nil
-}
-
-// resolveOnly is how the flags reach the server, resolved as a session
-// does it, with nothing started.
-func resolveOnly(c *cli.Context, f *Factory) (*connSettings, error) {
-	ch, err := choiceFromContext(c, f.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	ep, err := resolveEndpoint(ch, configsOf(c), nil)
-	if err != nil {
-		return nil, misspeltCommand(c, ch.name, err)
-	}
-	if err := applyServerSettings(c, ep); err != nil {
-		return nil, err
-	}
-	if err := applyDefaults(c); err != nil {
-		return nil, err
-	}
-	return resolveSettings(c, f, ep)
 }
 
 // sessionName is what a session is called: the configured server's name,
@@ -150,7 +130,7 @@ func sessionName(st *connSettings, given string) string {
 
 // startKeepalive starts the session process for the server in st and
 // waits until it has connected the server (or failed to).
-func startKeepalive(c *cli.Context, f *Factory, st *connSettings, idle time.Duration, name string) (*ksHello, error) {
+func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name string) (*ksHello, error) {
 	dir, err := f.sessionDir(true)
 	if err != nil {
 		return nil, usagef("%v", err)
@@ -170,7 +150,7 @@ func startKeepalive(c *cli.Context, f *Factory, st *connSettings, idle time.Dura
 	if err != nil {
 		return nil, err
 	}
-	args := append(passFlags(c), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
+	args := append(passFlags(st.g), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
 	logf, err := os.OpenFile(p.log(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
@@ -240,31 +220,13 @@ func redactTarget(st *connSettings) string {
 // process, which resolves the server from them exactly as this one did.
 // Flags about this command's output, or that mean nothing to a session,
 // stay behind.
-func passFlags(c *cli.Context) []string {
+func passFlags(g *GlobalOptions) []string {
 	skip := map[string]bool{"output": true, "jq": true, "dry-run": true, "no-session": true, "progress": true,
 		"server-stderr": true, "refresh": true, "trace": true}
-	var args []string
-	for _, fl := range globalFlags() {
-		name := fl.Names()[0]
-		if skip[name] || !c.IsSet(name) || (name == "answers" && c.String(name) == "-") {
-			continue // (the session process reads no stdin)
-		}
-		switch fl.(type) {
-		case *cli.StringSliceFlag:
-			for _, v := range c.StringSlice(name) {
-				args = append(args, "--"+name+"="+v)
-			}
-		case *cli.BoolFlag:
-			args = append(args, "--"+name+"="+strconv.FormatBool(c.Bool(name)))
-		case *cli.DurationFlag:
-			args = append(args, "--"+name+"="+c.Duration(name).String())
-		case *cli.IntFlag:
-			args = append(args, "--"+name+"="+strconv.Itoa(c.Int(name)))
-		default:
-			args = append(args, "--"+name+"="+c.String(name))
-		}
-	}
-	return args
+	return g.flagArgs(func(name string) bool {
+		// (the session process reads no stdin)
+		return !skip[name] && !(name == "answers" && g.Answers == "-")
+	})
 }
 
 type sessionListOptions struct{ invocation }
@@ -330,7 +292,11 @@ func runSessionList(o *sessionListOptions) error {
 	if err != nil {
 		return err
 	}
-	render, err := renderOptions(o.c, ios)
+	eff, err := effectiveOptions(o.Globals, o.f.config())
+	if err != nil {
+		return err
+	}
+	render, err := renderOptions(eff, ios)
 	if err != nil {
 		return err
 	}
@@ -371,9 +337,9 @@ func newCmdSessionStop(f *Factory, runF func(*sessionStopOptions) error) *cli.Co
 		Flags:       []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "stop every running session"}},
 		Action: actionOf(func(c *cli.Context) (*sessionStopOptions, error) {
 			o := &sessionStopOptions{invoked(f, c), c.Args().Slice(), c.Bool("all")}
-			if len(o.names) == 0 && !o.all && c.String("server") != "" {
+			if len(o.names) == 0 && !o.all && o.Globals.Server != "" {
 				// mcpctl -s NAME session stop: the session start -s NAME made
-				o.names = []string{c.String("server")}
+				o.names = []string{o.Globals.Server}
 			}
 			if o.all == (len(o.names) > 0) {
 				return nil, usagef("usage: %s NAME… | --all", c.Command.HelpName)

@@ -15,8 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -39,14 +37,14 @@ func (e *sessionError) ExitCode() int { return e.Code }
 // keepalive finds (or, for a keepAlive server, starts) the session of the
 // server in the settings, and connects to it; nil when the invocation
 // reaches the server itself.
-func (s *session) keepalive(c *cli.Context) *ksConn {
-	if s.dryRun || c.Bool("no-session") || !keepaliveSupported || s.f.Transport != nil || s.f.tap != nil {
+func (s *connection) keepalive(ctx context.Context) *ksConn {
+	if s.dryRun || s.g.NoSession || !keepaliveSupported {
 		return nil
 	}
 	warn := func(err error) {
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(err.Error())+"; not using the session")
 	}
-	keep := s.keepAliveFor(c)
+	keep := s.keepAliveFor()
 	dir, err := s.f.sessionDir(keep > 0)
 	if err != nil {
 		var unsafe *unsafeSessionError
@@ -61,7 +59,7 @@ func (s *session) keepalive(c *cli.Context) *ksConn {
 		if s.trace {
 			fmt.Fprintf(s.ios.ErrOut, "# session: starting one (keepAlive %s)\n", keep)
 		}
-		_, err = startKeepalive(c, s.f, s.connSettings, keep, "")
+		_, err = startKeepalive(s.f, s.connSettings, keep, "")
 		var se *sessionError
 		if errors.As(err, &se) && se.Code == ExitUsage {
 			// Another invocation is starting it: wait for that.
@@ -88,7 +86,7 @@ func (s *session) keepalive(c *cli.Context) *ksConn {
 	if kc == nil {
 		return nil
 	}
-	if v := c.String("protocol-version"); c.IsSet("protocol-version") && v != kc.hello.Version {
+	if v := s.g.ProtocolVersion; s.g.IsSet("protocol-version") && v != kc.hello.Version {
 		if s.trace {
 			fmt.Fprintf(s.ios.ErrOut, "# session: %s speaks %s, not the pinned %s; not using it\n", kc.hello.Name, kc.hello.Version, v)
 		}
@@ -121,22 +119,19 @@ func awaitSession(p ksPaths, limit time.Duration) (*ksConn, error) {
 
 // keepAliveFor is the keepAlive duration the server's entry (or the
 // config's defaults) gives: 0 for none.
-func (s *session) keepAliveFor(c *cli.Context) time.Duration {
+func (s *connection) keepAliveFor() time.Duration {
 	if s.ep.named != nil && s.ep.named.KeepAlive > 0 {
 		return s.ep.named.KeepAlive
 	}
 	if s.ep.named == nil {
 		return 0 // only configured servers keep themselves alive
 	}
-	if applyDefaults(c) != nil {
-		return 0 // the command reports it where it applies the defaults
-	}
-	return configsOf(c).keepAlive
+	return s.f.config().keepAlive // read where the defaults were applied
 }
 
 // dialKeepalive is the transport over a session's socket: the connection
 // made when the session was found, then (listen reconnecting) new ones.
-func (s *session) dialKeepalive() (client.Transport, func(), error) {
+func (s *connection) dialKeepalive() (client.Transport, func(), error) {
 	kc := s.ks
 	s.ks = nil
 	if kc == nil {

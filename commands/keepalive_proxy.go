@@ -37,8 +37,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/mcpctl/mcpctl/client"
 )
 
@@ -69,7 +67,7 @@ const ksHeadersKey = "mcpctl.session/headers"
 // ksProxy is the session process's state.
 type ksProxy struct {
 	f      *Factory
-	c      *cli.Context
+	g      *GlobalOptions
 	paths  ksPaths
 	name   string
 	server string
@@ -97,7 +95,7 @@ type ksProxy struct {
 
 // ksBackend is one connection to the server: one server process on stdio.
 type ksBackend struct {
-	s     *session
+	s     *connection
 	tap   *ksTap
 	era   client.EraInfo
 	init  json.RawMessage // a legacy server's InitializeResult
@@ -106,8 +104,8 @@ type ksBackend struct {
 	stop  context.CancelFunc
 }
 
-func newKsProxy(f *Factory, c *cli.Context, paths ksPaths, name, server string, idle time.Duration) *ksProxy {
-	p := &ksProxy{f: f, c: c, paths: paths, name: name, server: server, idle: idle,
+func newKsProxy(f *Factory, g *GlobalOptions, paths ksPaths, name, server string, idle time.Duration) *ksProxy {
+	p := &ksProxy{f: f, g: g, paths: paths, name: name, server: server, idle: idle,
 		started: time.Now(), clients: map[*ksClient]bool{}, done: make(chan struct{})}
 	p.lastUse = p.started
 	// Ids the session sends start far above any the held client used for
@@ -120,14 +118,14 @@ func newKsProxy(f *Factory, c *cli.Context, paths ksPaths, name, server string, 
 // era probe, and for a legacy server the initialize handshake.
 func (p *ksProxy) connect(ctx context.Context) (*ksBackend, error) {
 	tap := &ksTap{p: p}
-	p.f.tap = tap.wrap
-	s, err := newSessionFor(p.c, p.f, nil)
+	conn, err := p.f.connect(ctx, p.g, ConnectOptions{Direct: true, Wrap: tap.wrap})
 	if err != nil {
 		return nil, err
 	}
+	s := conn.(*connection)
 	if _, err := s.client.Call(ctx, "server/discover", nil, nil); err != nil {
 		s.Close()
-		return nil, s.explain(err)
+		return nil, s.Explain(err)
 	}
 	be := &ksBackend{s: s, tap: tap, era: s.client.Era(), init: s.client.InitializeResult()}
 	if be.era.Era == client.EraLegacy {

@@ -66,7 +66,11 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(usagef("%v", errKeepaliveUnsupported))
 	}
 	restrictUmask()
-	st, err := resolveOnly(o.c, o.f)
+	// A session start always reaches the server, and keeps its stderr in
+	// the log.
+	g := o.Globals.Clone()
+	g.NoCache, g.ServerStderr = true, "inherit"
+	st, err := resolve(o.f, g, ConnectOptions{})
 	if err != nil {
 		return fail(err)
 	}
@@ -94,15 +98,14 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(err)
 	}
 	defer blog.Close()
-	o.f.IOStreams = &output.IOStreams{In: o.f.IOStreams.In, Out: blog, ErrOut: blog}
-	_ = o.c.Set("no-cache", "true") // a session start always reaches the server
-	_ = o.c.Set("server-stderr", "inherit")
+	held := *o.f
+	held.IOStreams = &output.IOStreams{In: o.IO.In, Out: blog, ErrOut: blog}
 	name := sessionName(st, o.name)
 	server := st.target
 	if st.http {
 		server = client.RedactURL(st.target)
 	}
-	px := newKsProxy(o.f, o.c, p, name, server, o.idle)
+	px := newKsProxy(&held, g, p, name, server, o.idle)
 	if _, err := px.connect(o.ctx()); err != nil {
 		p.remove()
 		return fail(err)

@@ -80,8 +80,7 @@ func ourWords(err error) (string, bool) {
 		return e.Error() + " (raise it with --timeout)", true
 	case *oauth.Error:
 		if e.Needs != "" {
-			// Its reason (Msg) starts the message.
-			return authWords(e) + strings.TrimPrefix(e.Error(), e.Msg), true
+			return e.Describe(authWords(e)), true
 		}
 	}
 	return "", false
