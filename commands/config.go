@@ -320,19 +320,12 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 	default:
 		return nil, usagef("say how to reach %q: --url URL or --stdio 'CMD ARGS…'", name)
 	}
-	for _, h := range g.Header {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usagef("invalid header %q: write it as 'Name: value'", h)
-		}
-		s.Headers = append(s.Headers, config.KV{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+	var err error
+	if s.Headers, err = config.ParseHeaders(g.Header); err != nil {
+		return nil, configError(err)
 	}
-	for _, e := range g.Env {
-		k, v, ok := strings.Cut(e, "=")
-		if !ok || k == "" {
-			return nil, usagef("invalid --env %q: write it as KEY=VALUE", e)
-		}
-		s.Env = append(s.Env, config.KV{Key: k, Value: v})
+	if s.Env, err = config.ParseEnv(g.Env); err != nil {
+		return nil, configError(err)
 	}
 	s.Cwd = g.Cwd
 	s.Roots = g.Root

@@ -130,7 +130,7 @@ func configError(err error) error {
 		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))
 	case *config.SyntaxError:
 		return usagef("%v; fix the file (for mcpctl's own: mcpctl config edit)", e)
-	case *config.VarError, *config.EntryError:
+	case *config.VarError, *config.EntryError, *config.HeaderError, *config.EnvError:
 		return usagef("%v", e)
 	}
 	if os.IsNotExist(err) || os.IsPermission(err) {

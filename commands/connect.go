@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -352,23 +353,14 @@ func shutdownGrace(d time.Duration) (time.Duration, error) {
 }
 
 func parseHeaders(values []string) (map[string][]string, error) {
+	kvs, err := config.ParseHeaders(values)
+	if err != nil {
+		return nil, configError(err)
+	}
 	h := map[string][]string{}
-	for _, v := range values {
-		name, value, ok := strings.Cut(v, ":")
-		name = strings.TrimSpace(name)
-		if !ok || name == "" || strings.ContainsAny(name, " \t\r\n") {
-			// Only the first word: the rest may well be a credential.
-			shown, _, more := strings.Cut(strings.TrimSpace(v), " ")
-			if more {
-				shown += " …"
-			}
-			return nil, usagef("invalid header %q: write it as 'Name: value'", shown)
-		}
-		if strings.ContainsAny(value, "\r\n") {
-			return nil, usagef("invalid header %q: the value contains a line break", name)
-		}
-		key := http.CanonicalHeaderKey(name)
-		h[key] = append(h[key], strings.TrimSpace(value))
+	for _, kv := range kvs {
+		key := http.CanonicalHeaderKey(kv.Key)
+		h[key] = append(h[key], kv.Value)
 	}
 	return h, nil
 }
@@ -378,13 +370,8 @@ func childEnv(environ func() []string, values []string) ([]string, error) {
 	if len(values) == 0 {
 		return nil, nil
 	}
-	env := environ()
-	for _, v := range values {
-		k, _, ok := strings.Cut(v, "=")
-		if !ok || k == "" {
-			return nil, usagef("invalid --env %q: write it as KEY=VALUE", v)
-		}
-		env = append(env, v)
+	if _, err := config.ParseEnv(values); err != nil {
+		return nil, configError(err)
 	}
-	return env, nil
+	return append(environ(), values...), nil
 }
