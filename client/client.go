@@ -110,8 +110,10 @@ type CacheOptions struct {
 
 // Hooks receive what a caller may want to show a user.
 type Hooks struct {
-	// OnNotify receives notifications for requests whose CallOptions has
-	// no handler of its own.
+	// OnNotify receives the server's notifications tied to a request
+	// whose CallOptions has no handler of its own, and, once each, those
+	// tied to no request (a log message or a list change on stdio) that
+	// no legacy Listen selects.
 	OnNotify func(Notification)
 	// Log receives diagnostic notes (era detection, cache hits and
 	// misses), as for a trace.
@@ -133,7 +135,10 @@ const (
 // CallOptions tunes one request.
 type CallOptions struct {
 	// Header adds HTTP headers (Mcp-Param-*) to this request only.
-	Header   http.Header
+	Header http.Header
+	// OnNotify receives the notifications tied to this request (its
+	// progress; over Streamable HTTP all that come on its stream) in
+	// place of Hooks.OnNotify.
 	OnNotify func(Notification)
 	// Refresh skips cached answers for this request (the result is still
 	// stored).
@@ -192,6 +197,7 @@ type Client struct {
 	reprobed   bool
 	legacy     legacySession
 	users      userWait // people answering a legacy server's requests
+	observers  watchSet // waiting for notifications tied to no request (untied.go)
 }
 
 // New returns a client; the transport is owned by it from now on.
