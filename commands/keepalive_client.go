@@ -280,9 +280,11 @@ func (cl *ksClient) fail(id json.RawMessage, err error) {
 }
 
 // notify passes on a notification of the server's that belongs to this
-// request, under the invocation's own ids. On stdio every notification
-// reaches every request in flight: a progress or subscription
-// notification is passed on only by the request it names.
+// request, under the invocation's own ids. The transport hands a request
+// only what is tied to it (its progress, its subscription's notifications;
+// over Streamable HTTP what comes on its stream); what is tied to no
+// request comes through fanOut. A progress or subscription notification
+// that names another request is still never passed on.
 func (call *ksCall) notify(n client.Notification) {
 	if be := call.cl.p.backendNow(); be != nil {
 		be.lists.saw(n.Method)

@@ -284,9 +284,12 @@ func (p *ksProxy) touch() {
 	p.mu.Unlock()
 }
 
-// fanOut hands what the server said on its own (list changes, resource
-// updates) to every invocation listening. Progress and a modern
-// subscription's notifications belong to a request: they travel with it.
+// fanOut hands what the server said tied to no request (list changes,
+// resource updates, a task's status, log messages on stdio) once to each
+// invocation that listens or has a request in flight; log messages only
+// to those whose request asked for them (ksCall.logs). Progress and a
+// modern subscription's notifications belong to a request: they travel
+// with it.
 func (p *ksProxy) fanOut(n client.Notification) {
 	p.mu.Lock()
 	be := p.be
@@ -302,14 +305,19 @@ func (p *ksProxy) fanOut(n client.Notification) {
 		line = notificationLine(n.Method, n.Params)
 	}
 	p.mu.Lock()
-	var to []*ksClient
+	to := map[*ksClient]bool{}
 	for cl := range p.clients {
 		if cl.watching.Load() {
-			to = append(to, cl)
+			to[cl] = true
+		}
+	}
+	for _, call := range p.inflight {
+		if n.Method != "notifications/message" || call.logs {
+			to[call.cl] = true
 		}
 	}
 	p.mu.Unlock()
-	for _, cl := range to {
+	for cl := range to {
 		cl.send(line)
 	}
 }
