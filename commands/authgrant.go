@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 func grantFlags() []cli.Flag {
@@ -54,7 +55,7 @@ func (s *session) tokenSetting(c *cli.Context, flag string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
-	b, err := readJSONArg(from, v, s.ios.In)
+	b, err := argv.ReadJSONArg(from, v, s.ios.In)
 	if err != nil {
 		return "", err
 	}

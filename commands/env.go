@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // flagEnvVars maps a global flag's name to its variables, as declared.
@@ -21,7 +23,7 @@ var flagEnvVars = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, f := range globalFlags() {
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
-			m[flagNameOf(f)] = df.GetEnvVars()
+			m[argv.FlagName(f)] = df.GetEnvVars()
 		}
 	}
 	return m
@@ -32,7 +34,7 @@ func envVarsOf(f cli.Flag) []string {
 	if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
 		return df.GetEnvVars()
 	}
-	return flagEnvVars()[flagNameOf(f)]
+	return flagEnvVars()[argv.FlagName(f)]
 }
 
 // detachDeclarations removes from flags what mcpctl declares on them but
@@ -61,10 +63,10 @@ func detachDeclarations(flags []cli.Flag) {
 // value of its variable, with urfave's rules: an empty variable sets a
 // string flag to "" and a boolean one to false, and leaves a duration or
 // a number alone; a value that does not parse is a usage error, in the
-// words of a flag's (badFlagValue).
+// words of a flag's (argv.BadFlagValue).
 func applyEnv(c *cli.Context, f *Factory) error {
 	for _, fl := range c.App.Flags {
-		name := flagNameOf(fl)
+		name := argv.FlagName(fl)
 		evs := flagEnvVars()[name]
 		if len(evs) == 0 || c.IsSet(name) {
 			continue
@@ -96,7 +98,7 @@ func applyEnv(c *cli.Context, f *Factory) error {
 				}
 			}
 			if err != nil {
-				return usagef("%s=%s (%s): %s; see 'mcpctl --help'", ev, shownValue(val), dashed(name), flagWants(fl))
+				return usagef("%s=%s (%s): %s; see 'mcpctl --help'", ev, argv.ShownValue(val), argv.Dashed(name), argv.FlagWants(fl))
 			}
 			break
 		}

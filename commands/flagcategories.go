@@ -16,6 +16,8 @@ import (
 	"sync"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // flagCategories maps each global flag's name to its category, read from
@@ -24,14 +26,14 @@ var flagCategories = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, f := range globalFlags() {
 		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() != "" {
-			m[flagNameOf(f)] = cf.GetCategory()
+			m[argv.FlagName(f)] = cf.GetCategory()
 		}
 	}
 	return m
 })
 
 // flagCategory is the category of a global flag, or "".
-func flagCategory(f cli.Flag) string { return flagCategories()[flagNameOf(f)] }
+func flagCategory(f cli.Flag) string { return flagCategories()[argv.FlagName(f)] }
 
 // globalOptionsHelp renders the app's GLOBAL OPTIONS as urfave renders
 // flag categories (its visibleFlagCategoryTemplate): the categories sorted

@@ -21,6 +21,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 type formOption struct {
@@ -453,7 +454,7 @@ func checkElicitResult(requestedSchema, result json.RawMessage) error {
 	}
 	content := ojson.Members{}
 	if len(r.Content) > 0 && string(r.Content) != "null" {
-		if content, err = parseObject("content", r.Content); err != nil {
+		if content, err = argv.ParseObject("content", r.Content); err != nil {
 			return fmt.Errorf("content must be an object")
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // An elicitation answer given as text (--answer KEY.FIELD=TEXT) is typed
@@ -19,7 +21,7 @@ func TestElicitAnswerTypedLikeToolsCall(t *testing.T) {
 		prop := `{"type":"object","properties":{"v":{"type":"` + typ + `"}}}`
 		tool := json.RawMessage(`{"name":"t","inputSchema":` + prop + `}`)
 		for _, text := range texts {
-			args, paths, err := parseRequestItems("", []string{"v=" + text}, strings.NewReader(""))
+			args, paths, err := argv.ParseItems("", []string{"v=" + text}, strings.NewReader(""))
 			if err != nil {
 				t.Fatal(err)
 			}

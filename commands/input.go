@@ -26,6 +26,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -494,11 +495,11 @@ func readInputConfig(c interface {
 		if f != "-" && !strings.HasPrefix(strings.TrimSpace(f), "{") && !strings.HasPrefix(f, "@") {
 			src = "@" + f
 		}
-		data, err := readJSONArg("--answers", src, ios.In)
+		data, err := argv.ReadJSONArg("--answers", src, ios.In)
 		if err != nil {
 			return nil, err
 		}
-		obj, err := parseObject("--answers", data)
+		obj, err := argv.ParseObject("--answers", data)
 		if err != nil {
 			return nil, err
 		}

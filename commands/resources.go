@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -136,9 +137,9 @@ func (s *session) nearURIs(uri string) []string {
 	}
 	// URIs share long prefixes, so closest's allowance (half the length)
 	// would take in most of a list: only the nearest ones are shown.
-	near := closest(uri, uris, 3)
+	near := argv.Closest(uri, uris, 3)
 	for i := 1; i < len(near); i++ {
-		if editDistance(uri, near[i]) > editDistance(uri, near[0]) {
+		if argv.EditDistance(uri, near[i]) > argv.EditDistance(uri, near[0]) {
 			return near[:i]
 		}
 	}

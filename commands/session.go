@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -227,7 +228,7 @@ func (s *session) reopen() (client.Transport, error) {
 // resolveSettings reads how to reach the server from the flags and the
 // endpoint; it starts nothing.
 func resolveSettings(c *cli.Context, f *Factory, ep *endpoint) (*connSettings, error) {
-	maxMessage, err := parseSize("--max-message-size", c.String("max-message-size"))
+	maxMessage, err := argv.ParseSize("--max-message-size", c.String("max-message-size"))
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -132,7 +133,7 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 
 func runToolsCall(o *toolsCallOptions) error {
 	return o.withSession(func(s *session) error {
-		args, stringPaths, err := parseRequestItems(o.JSON, o.Items, s.ios.In)
+		args, stringPaths, err := argv.ParseItems(o.JSON, o.Items, s.ios.In)
 		if err != nil {
 			return err
 		}

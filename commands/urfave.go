@@ -8,31 +8,23 @@ package commands
 // read the process's; both are set up here, once, when the package loads.
 
 import (
-	"flag"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
-// sharedFlag is a flag every app and command shares: it applies a copy
-// of itself, so that apps running at once do not write to it.
-type sharedFlag struct{ *cli.BoolFlag }
-
-func (f sharedFlag) Apply(set *flag.FlagSet) error {
-	c := *f.BoolFlag
-	return c.Apply(set)
-}
-
 var _ = func() bool {
-	cli.HelpFlag = sharedFlag{cli.HelpFlag.(*cli.BoolFlag)}
-	cli.VersionFlag = sharedFlag{cli.VersionFlag.(*cli.BoolFlag)}
+	cli.HelpFlag = argv.SharedFlag{BoolFlag: cli.HelpFlag.(*cli.BoolFlag)}
+	cli.VersionFlag = argv.SharedFlag{BoolFlag: cli.VersionFlag.(*cli.BoolFlag)}
 	// The environment variables of flags are mcpctl's to read (applyEnv),
 	// so the flags urfave parses carry none; their help still names them.
 	base := cli.FlagStringer
 	cli.FlagStringer = func(f cli.Flag) string {
 		s := base(f)
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) == 0 {
-			if evs := flagEnvVars()[flagNameOf(f)]; len(evs) > 0 {
+			if evs := flagEnvVars()[argv.FlagName(f)]; len(evs) > 0 {
 				s = cli.FlagEnvHinter(evs, s)
 			}
 		}

@@ -16,7 +16,7 @@ targets=(
 	"client FuzzDecodeMessage"
 	"client FuzzStdioReader"
 	"client FuzzHeaderValue"
-	"commands FuzzRequestItems"
+	"internal/argv FuzzRequestItems"
 	"commands FuzzPageURL"
 	"client/schema FuzzCoerce"
 	"client/schema FuzzValidate"
