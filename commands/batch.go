@@ -110,7 +110,7 @@ func runBatch(o *batchOptions) error {
 		return err
 	}
 	defer s.Close()
-	s.input.perRequest = true
+	s.input.PerLine()
 	b := &batchRun{s: s, f: o.f, parallel: o.Parallel, failFast: o.FailFast}
 	return b.run(o.ctx(), in)
 }
@@ -329,7 +329,7 @@ func (b *batchRun) runLine(ctx context.Context, in rawLine) (out, errs []byte, c
 		app.Flags, app.Before = nil, nil
 	}
 	if err == nil {
-		lctx := context.WithValue(ctx, lineInputKey{}, b.s.input.forLine())
+		lctx := b.s.input.LineContext(ctx)
 		err = execute(lctx, app, append([]string{"mcpctl"}, words...))
 	}
 	out, code = batchResult(in.n, stdout.Bytes(), err, tool)

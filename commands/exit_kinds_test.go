@@ -22,6 +22,7 @@ import (
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/internal/exitcode"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -52,7 +53,7 @@ func errorKinds() []errorKind {
 		{kind: "commands.opError", err: wrapOp("tools/list", &client.RPCError{Code: -32601}), code: ExitServerError, via: "names the operation, keeps the cause's code"},
 		{kind: "commands.hintError", err: &hintError{err: &client.ConnError{Msg: "refused"}, hint: "is it running?"}, code: ExitConnection, via: "adds a way out, keeps the cause's code"},
 		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
-		{kind: "commands.promptTimeoutError", err: &promptTimeoutError{after: time.Second}, code: ExitConnection},
+		{kind: "interact.PromptTimeoutError", err: &interact.PromptTimeoutError{After: time.Second}, code: ExitConnection},
 		{kind: "commands.sessionError", err: &sessionError{Msg: "login needed", Code: ExitAuth}, code: ExitAuth, via: "a session process's error, with the code it found"},
 		{kind: "commands.batchError", err: &batchError{Code: ExitServerError, First: 3, Failed: 2, Total: 9}, code: ExitServerError, via: "the first failing line's code", says: "the first is line 3"},
 		// client

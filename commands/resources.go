@@ -11,6 +11,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -127,7 +128,7 @@ func (s *session) nearURIs(uri string) []string {
 		return nil
 	}
 	var uris []string
-	for _, item := range cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, capabilityDigests()...), "resources/list", "resources") {
+	for _, item := range cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, interact.CapabilityDigests()...), "resources/list", "resources") {
 		var r struct {
 			URI string `json:"uri"`
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -39,9 +40,9 @@ type session struct {
 	closer []func()
 
 	opts     client.Options
-	progress *progressView
+	progress *interact.Progress
 	oauth    *oauth.Manager // nil unless OAuth is in use
-	input    *inputHandler
+	input    *interact.Handler
 	pageable bool // the command has --cursor: a listing may be paged by hand
 	dryOut   *dryRunPrinter
 	// ks is the connection to a running session of this server
@@ -110,7 +111,7 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	if err != nil {
 		return nil, err
 	}
-	progress, err := newProgressView(c.String("progress"), ios)
+	progress, err := interact.NewProgress(c.String("progress"), ios)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +152,7 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 	tasks := !c.Bool("no-tasks")
 	opts := client.Options{
 		ClientInfo:   client.Implementation{Name: "mcpctl", Version: version()},
-		Capabilities: input.capabilities(tasks),
+		Capabilities: input.Capabilities(tasks),
 		Timeout:      c.Duration("timeout"),
 		Limits: client.Limits{
 			MaxTimeout:  c.Duration("max-timeout"),
@@ -281,17 +282,13 @@ func resolveSettings(c *cli.Context, f *Factory, ep *endpoint) (*connSettings, e
 // inputHandler answers the server's questions; its prompts end with the
 // command (Ctrl-C, SIGTERM) and, when --timeout was given, at its
 // deadline.
-func (s *session) inputHandler(c *cli.Context, cfg *inputConfig) *inputHandler {
-	h := newInputHandler(cfg, s.ios)
-	h.progress, h.open = s.progress, s.f.openURL
-	if c.Context != nil {
-		h.base = c.Context
-	}
+func (s *session) inputHandler(c *cli.Context, cfg *interact.Config) *interact.Handler {
+	cmd := interact.Command{Context: c.Context, Progress: s.progress, Open: s.f.openURL}
 	if c.IsSet("timeout") {
-		h.setDeadline(c.Duration("timeout"))
+		cmd.Timeout = c.Duration("timeout")
 	}
-	s.input = h
-	return h
+	s.input = interact.NewHandler(cfg, s.ios, cmd)
+	return s.input
 }
 
 // eraOptions sets how the server's era is found and remembered, and what
@@ -306,7 +303,7 @@ func (s *session) eraOptions(c *cli.Context, opts *client.Options) error {
 		return usagef("--cache-ttl must not be negative")
 	}
 	opts.Hooks.Warn = func(msg string) {
-		s.progress.clear()
+		s.progress.Clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}
 	if dir, err := s.f.eraDir(); err == nil {
@@ -350,8 +347,8 @@ func (s *session) Close() {
 	if s.borrowed {
 		return
 	}
-	s.input.abandon()
-	s.progress.done()
+	s.input.Abandon()
+	s.progress.Done()
 	if s.client != nil {
 		s.client.Close()
 	}
@@ -489,7 +486,7 @@ func (s *session) serverStderr(mode string) (io.Writer, func(), error) {
 			Close() error
 		}
 		if s.ios.StderrToTerminal() {
-			w = output.NewLineSanitizer(aboveBar{s.progress})
+			w = output.NewLineSanitizer(s.progress.Above())
 		} else {
 			w = output.NewLinePasser(s.ios.ErrOut)
 		}
@@ -562,16 +559,16 @@ func (s *session) notification(n client.Notification) {
 		if p.Logger != "" {
 			line += p.Logger + ": "
 		}
-		s.progress.clear()
+		s.progress.Clear()
 		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(line+data))
 	case "notifications/progress":
-		s.progress.update(n.Params)
+		s.progress.Update(n.Params)
 	}
 }
 
 // print renders a raw result on stdout.
 func (s *session) print(ctx context.Context, kind output.Kind, raw json.RawMessage) error {
-	s.progress.done()
+	s.progress.Done()
 	return output.Render(ctx, s.ios, s.render, kind, raw)
 }
 

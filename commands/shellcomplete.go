@@ -39,6 +39,7 @@ import (
 	"github.com/mcpctl/mcpctl/client/schema"
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -335,7 +336,7 @@ func (c *completer) cachedItems(st *argv.Line, method, key string) []json.RawMes
 	if err != nil {
 		return nil
 	}
-	return cache.CachedItems(ep.serverID(), credentialID(ep.header), capabilityDigests(), method, key)
+	return cache.CachedItems(ep.serverID(), credentialID(ep.header), interact.CapabilityDigests(), method, key)
 }
 
 func (c *completer) cachedNames(st *argv.Line, method, key, field string) []candidate {

@@ -164,7 +164,7 @@ func (s *session) finishToolCall(ctx context.Context, op string, call func() (js
 // rounds or a task.
 func (s *session) finishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
 	raw, err := call()
-	s.progress.done()
+	s.progress.Done()
 	if err != nil {
 		return wrapOp(op, err)
 	}

@@ -17,7 +17,7 @@ targets=(
 	"client FuzzStdioReader"
 	"client FuzzHeaderValue"
 	"internal/argv FuzzRequestItems"
-	"commands FuzzPageURL"
+	"internal/interact FuzzPageURL"
 	"client/schema FuzzCoerce"
 	"client/schema FuzzValidate"
 	"output FuzzSanitize"
