@@ -1,4 +1,4 @@
-package commands
+package interact
 
 // URL elicitation hands a server's URL to the user's browser, so the host
 // the user is shown must be the host the browser loads. Browsers read a

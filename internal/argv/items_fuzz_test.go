@@ -1,4 +1,4 @@
-package commands
+package argv
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
 
 // FuzzRequestItems parses arbitrary request items (one per line of items,
@@ -30,7 +31,7 @@ func FuzzRequestItems(f *testing.F) {
 				return // reads a file
 			}
 		}
-		args, paths, err := parseRequestItems(base, list, strings.NewReader(""))
+		args, paths, err := ParseItems(base, list, strings.NewReader(""))
 		if err == nil {
 			var tree any
 			dec := json.NewDecoder(bytes.NewReader(args))
@@ -46,7 +47,7 @@ func FuzzRequestItems(f *testing.F) {
 					t.Fatalf("items %q: the string path %q leads to %v in %s", list, p, lookup(tree, p), args)
 				}
 			}
-		} else if _, ok := err.(*UsageError); !ok {
+		} else if _, ok := err.(*exitcode.UsageError); !ok {
 			t.Fatalf("items %q: error %v (%T), want a usage error", list, err, err)
 		}
 
@@ -55,7 +56,7 @@ func FuzzRequestItems(f *testing.F) {
 			return // an empty key is an error; a value cannot begin with a literal \@
 		}
 		item := escapeItemKey(key) + "=" + escapeItemValue(value)
-		args, paths, err = parseRequestItems("", []string{item}, strings.NewReader(""))
+		args, paths, err = ParseItems("", []string{item}, strings.NewReader(""))
 		if err != nil {
 			t.Fatalf("item %q (key %q, value %q): %v", item, key, value, err)
 		}

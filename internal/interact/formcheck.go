@@ -1,4 +1,4 @@
-package commands
+package interact
 
 // The requested schema of a form elicitation (client/elicitation.mdx) is a
 // flat object of primitive fields: strings (with formats email, uri, date,
@@ -453,9 +453,11 @@ func checkElicitResult(requestedSchema, result json.RawMessage) error {
 	}
 	content := ojson.Members{}
 	if len(r.Content) > 0 && string(r.Content) != "null" {
-		if content, err = parseObject("content", r.Content); err != nil {
+		m, err := ojson.SplitObject(r.Content)
+		if err != nil {
 			return fmt.Errorf("content must be an object")
 		}
+		content = m.Unique() // of duplicate keys the last counts, as in --answers
 	}
 	for _, k := range content.Keys() {
 		f := s.field(k)

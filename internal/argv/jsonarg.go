@@ -1,48 +1,48 @@
-package commands
+package argv
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
 
-// readJSONArg reads a value given inline, as @FILE or as - for stdin (a
+// ReadJSONArg reads a value given inline, as @FILE or as - for stdin (a
 // --json or --answers document, a continuation, an assertion or ID token).
-func readJSONArg(flag, v string, stdin io.Reader) ([]byte, error) {
+func ReadJSONArg(flag, v string, stdin io.Reader) ([]byte, error) {
 	switch {
 	case v == "-":
 		b, err := io.ReadAll(stdin)
 		if err != nil {
-			return nil, usagef("%s -: cannot read stdin: %v", flag, err)
+			return nil, exitcode.Usagef("%s -: cannot read stdin: %v", flag, err)
 		}
 		return b, nil
 	case strings.HasPrefix(v, "@"):
 		b, err := os.ReadFile(v[1:])
 		if err != nil {
-			return nil, usagef("%s %s: %v", flag, v, err)
+			return nil, exitcode.Usagef("%s %s: %v", flag, v, err)
 		}
 		return b, nil
 	}
 	return []byte(v), nil
 }
 
-// parseObject decodes data as one JSON object, keeping order and exact
+// ParseObject decodes data as one JSON object, keeping order and exact
 // numbers; of duplicate keys the last value counts, in the first one's
 // place. Errors are usage errors that name what (--json, --answers, …).
-func parseObject(what string, data []byte) (ojson.Members, error) {
+func ParseObject(what string, data []byte) (ojson.Members, error) {
 	m, err := ojson.SplitObject(data)
 	switch {
 	case errors.Is(err, ojson.ErrNotObject):
-		return nil, usagef("%s must be a JSON object, not %s", what, jsonKind(data))
+		return nil, exitcode.Usagef("%s must be a JSON object, not %s", what, jsonKind(data))
 	case errors.Is(err, ojson.ErrTrailingData):
-		return nil, usagef("%s has extra data after the JSON object", what)
+		return nil, exitcode.Usagef("%s has extra data after the JSON object", what)
 	case err != nil:
-		return nil, usagef("%s is not valid JSON: %v", what, err)
+		return nil, exitcode.Usagef("%s is not valid JSON: %v", what, err)
 	}
 	return m.Unique(), nil
 }
@@ -63,11 +63,4 @@ func jsonKind(data []byte) string {
 	default:
 		return "a number"
 	}
-}
-
-// buildArguments turns --json and request items into one JSON object
-// (see reqitems.go for the item syntax).
-func buildArguments(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, error) {
-	args, _, err := parseRequestItems(jsonFlag, items, stdin)
-	return args, err
 }

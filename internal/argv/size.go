@@ -1,8 +1,10 @@
-package commands
+package argv
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
 
 // sizeUnits are the suffixes --max-message-size accepts, case ignored:
@@ -20,8 +22,8 @@ var sizeUnits = []struct {
 // should try to hold.
 const maxSize = 2 << 30
 
-// parseSize reads a byte count such as 1048576, 64MiB, 10MB or 512k.
-func parseSize(flag, s string) (int, error) {
+// ParseSize reads a byte count such as 1048576, 64MiB, 10MB or 512k.
+func ParseSize(flag, s string) (int, error) {
 	text := strings.ToLower(strings.TrimSpace(s))
 	mult := int64(1)
 	for _, u := range sizeUnits {
@@ -32,7 +34,7 @@ func parseSize(flag, s string) (int, error) {
 	}
 	n, err := strconv.ParseInt(text, 10, 64)
 	if err != nil || n <= 0 || n > maxSize/mult {
-		return 0, usagef("invalid %s %q: give a positive size up to 2 GiB, such as 64MiB, 10MB or 1048576", flag, s)
+		return 0, exitcode.Usagef("invalid %s %q: give a positive size up to 2 GiB, such as 64MiB, 10MB or 1048576", flag, s)
 	}
 	return int(n * mult), nil
 }

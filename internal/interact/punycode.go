@@ -1,4 +1,4 @@
-package commands
+package interact
 
 // Punycode (RFC 3492), the ASCII spelling of an internationalised host
 // name's labels ("xn--" and this): what a browser puts on the wire for

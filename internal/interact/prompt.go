@@ -1,4 +1,4 @@
-package commands
+package interact
 
 // A prompt at the terminal waits for a person, and nothing else may wait
 // for them in silence: Ctrl-C and SIGTERM end it (exit 130, as anywhere
@@ -20,30 +20,22 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 )
 
-// promptTimeoutError ends a prompt nobody answered before the deadline of
+// PromptTimeoutError ends a prompt nobody answered before the deadline of
 // an explicit --timeout. It is a timeout (exit 3).
-type promptTimeoutError struct{ after time.Duration }
+type PromptTimeoutError struct{ After time.Duration }
 
-func (e *promptTimeoutError) Error() string {
-	return fmt.Sprintf("nobody answered the prompt within --timeout %s of the command's start", e.after)
+func (e *PromptTimeoutError) Error() string {
+	return fmt.Sprintf("nobody answered the prompt within --timeout %s of the command's start", e.After)
 }
 
-func (e *promptTimeoutError) Unwrap() []error {
-	return []error{&client.TimeoutError{Method: "the prompt", After: e.after.String()}, context.DeadlineExceeded}
-}
-
-// setDeadline makes an explicit --timeout bound the prompts: the command
-// started now.
-func (h *inputHandler) setDeadline(timeout time.Duration) {
-	if timeout > 0 {
-		h.timeout, h.deadline = timeout, time.Now().Add(timeout)
-	}
+func (e *PromptTimeoutError) Unwrap() []error {
+	return []error{&client.TimeoutError{Method: "the prompt", After: e.After.String()}, context.DeadlineExceeded}
 }
 
 // atPrompt runs ask, a prompt: one at a time, with the progress bar
 // suspended and the client told that a person is answering, ending when
 // the command is interrupted or runs out of --timeout.
-func (h *inputHandler) atPrompt(ctx context.Context, ask func(ctx context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
+func (h *Handler) atPrompt(ctx context.Context, ask func(ctx context.Context) (json.RawMessage, error)) (json.RawMessage, error) {
 	h.prompt.ask.Lock()
 	defer h.prompt.ask.Unlock()
 	defer h.progress.suspend()()
@@ -53,15 +45,15 @@ func (h *inputHandler) atPrompt(ctx context.Context, ask func(ctx context.Contex
 	defer context.AfterFunc(h.base, func() { cancel(context.Cause(h.base)) })()
 	if !h.deadline.IsZero() {
 		var stop context.CancelFunc
-		ctx, stop = context.WithDeadlineCause(ctx, h.deadline, &promptTimeoutError{after: h.timeout})
+		ctx, stop = context.WithDeadlineCause(ctx, h.deadline, &PromptTimeoutError{After: h.timeout})
 		defer stop()
 	}
 	return ask(ctx)
 }
 
-// abandon ends the line of a prompt still waiting when the command ends
+// Abandon ends the line of a prompt still waiting when the command ends
 // for another reason (the request it answers for was interrupted).
-func (h *inputHandler) abandon() {
+func (h *Handler) Abandon() {
 	if h != nil && h.prompt != nil {
 		h.prompt.endLine()
 	}

@@ -1,13 +1,23 @@
-package commands
+package argv
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
+
+// arguments is the arguments object ParseItems builds, as prompts get
+// sends it.
+func arguments(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, error) {
+	args, _, err := ParseItems(jsonFlag, items, stdin)
+	return args, err
+}
 
 func TestBuildArguments(t *testing.T) {
 	t.Parallel()
@@ -56,12 +66,12 @@ func TestBuildArguments(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := buildArguments(tc.json, tc.items, strings.NewReader(tc.stdin))
+			got, err := arguments(tc.json, tc.items, strings.NewReader(tc.stdin))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if string(got) != tc.want {
-				t.Errorf("buildArguments(%q, %q)\n got %s\nwant %s", tc.json, tc.items, got, tc.want)
+				t.Errorf("arguments(%q, %q)\n got %s\nwant %s", tc.json, tc.items, got, tc.want)
 			}
 		})
 	}
@@ -73,7 +83,7 @@ func TestBuildArgumentsJSONFile(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"region":"us-west1","n":1.0}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := buildArguments("@"+path, []string{"n:=2"}, strings.NewReader("not read"))
+	got, err := arguments("@"+path, []string{"n:=2"}, strings.NewReader("not read"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +91,10 @@ func TestBuildArgumentsJSONFile(t *testing.T) {
 		t.Errorf("got %s", got)
 	}
 
-	_, err = buildArguments("@"+filepath.Join(t.TempDir(), "missing.json"), nil, nil)
-	var ue *UsageError
+	_, err = arguments("@"+filepath.Join(t.TempDir(), "missing.json"), nil, nil)
+	var ue *exitcode.UsageError
 	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "missing.json") {
-		t.Errorf("missing file: err = %v, want *UsageError naming the file", err)
+		t.Errorf("missing file: err = %v, want *exitcode.UsageError naming the file", err)
 	}
 }
 
@@ -153,16 +163,16 @@ func TestBuildArgumentsErrors(t *testing.T) {
 			if stdin == nil {
 				stdin = strings.NewReader("")
 			}
-			got, err := buildArguments(tc.json, tc.items, stdin)
-			var ue *UsageError
+			got, err := arguments(tc.json, tc.items, stdin)
+			var ue *exitcode.UsageError
 			if !errors.As(err, &ue) {
-				t.Fatalf("buildArguments(%q, %q) = %s, %v; want *UsageError", tc.json, tc.items, got, err)
+				t.Fatalf("arguments(%q, %q) = %s, %v; want *exitcode.UsageError", tc.json, tc.items, got, err)
 			}
 			if !strings.Contains(ue.Msg, tc.msg) {
 				t.Errorf("message %q does not contain %q", ue.Msg, tc.msg)
 			}
-			if ExitCode(err) != ExitUsage {
-				t.Errorf("exit code %d", ExitCode(err))
+			if c, ok := err.(exitcode.Coder); !ok || c.ExitCode() != exitcode.Usage {
+				t.Errorf("exit code of %v is not %d", err, exitcode.Usage)
 			}
 		})
 	}
@@ -170,7 +180,7 @@ func TestBuildArgumentsErrors(t *testing.T) {
 
 func TestParseObjectKeepsOrderAndLastDuplicate(t *testing.T) {
 	t.Parallel()
-	o, err := parseObject("params", []byte(`{"b":1,"a":2,"b":3}`))
+	o, err := ParseObject("params", []byte(`{"b":1,"a":2,"b":3}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +200,7 @@ func TestBuildArgumentsItemFiles(t *testing.T) {
 	if err := os.WriteFile(data, []byte(`{"z":1.50,"a":[true,null]}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, err := buildArguments("", []string{"note=@" + text, "data:=@" + data}, strings.NewReader(""))
+	got, err := arguments("", []string{"note=@" + text, "data:=@" + data}, strings.NewReader(""))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package commands
+package interact
 
 // Answering a server's input requests (elicitation/create, roots/list,
 // sampling/createMessage) for input_required rounds and task input phases.
@@ -11,47 +11,43 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net/url"
 	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
-
-	"github.com/cli/browser"
-	"github.com/kballard/go-shellquote"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// inputConfig is what the flags say about answering.
-type inputConfig struct {
-	answers     ojson.Members            // --answers: key → result, as written
-	fieldAnswer map[string][]fieldAnswer // --answer KEY.field=value
-	fieldOrder  []string                 // the KEYs of --answer, first use first
-	elicit      string                   // --elicit accept-defaults|decline|cancel
-	roots       []root                   // --root
-	samplingCmd []string                 // --sampling-cmd
-	openURLs    bool
-	interactive bool // stdin and stderr are terminals
+// Config is what the flags say about answering.
+type Config struct {
+	Answers      ojson.Members            // --answers: key → result, as written
+	FieldAnswers map[string][]FieldAnswer // --answer KEY.field=value
+	FieldOrder   []string                 // the KEYs of --answer, first use first
+	Elicit       string                   // --elicit accept-defaults|decline|cancel, or ""
+	Roots        []Root                   // --root
+	SamplingCmd  []string                 // --sampling-cmd, split into its words
+	OpenURLs     bool                     // --open-urls
+	Interactive  bool                     // stdin and stderr are terminals: a person may be asked
 }
 
-type fieldAnswer struct{ field, value string }
+// FieldAnswer is one --answer KEY.FIELD=VALUE, under its KEY.
+type FieldAnswer struct{ Field, Value string }
 
-type root struct{ URI, Name string }
+// Root is one of the client's roots (roots/list).
+type Root struct{ URI, Name string }
 
-// capabilities is the clientCapabilities object this invocation can honour.
+// Capabilities is the clientCapabilities object this invocation can honour.
 // Elicitation is always declared: a person at the terminal, --answer,
 // --answers or --elicit answer it now, and otherwise the call ends with a
 // continuation document that `mcpctl resume` answers later. Roots and
 // sampling need their flags; the tasks extension is on unless --no-tasks.
-func (ic *inputConfig) capabilities(tasks bool) json.RawMessage {
-	return clientCapabilities(len(ic.roots) > 0, len(ic.samplingCmd) > 0, tasks)
+func (ic *Config) Capabilities(tasks bool) json.RawMessage {
+	return clientCapabilities(len(ic.Roots) > 0, len(ic.SamplingCmd) > 0, tasks)
 }
 
 func clientCapabilities(roots, sampling, tasks bool) json.RawMessage {
@@ -69,11 +65,11 @@ func clientCapabilities(roots, sampling, tasks bool) json.RawMessage {
 	return caps.JSON()
 }
 
-// capabilityDigests are the cache key digests (client.CapabilitiesDigest)
+// CapabilityDigests are the cache key digests (client.CapabilitiesDigest)
 // of every clientCapabilities object mcpctl may declare, the default
 // first (tasks, no roots, no sampling): shell completion, which does not
 // know which flags a config file adds, takes a list from any of them.
-func capabilityDigests() []string {
+func CapabilityDigests() []string {
 	var out []string
 	for _, tasks := range []bool{true, false} {
 		for _, roots := range []bool{false, true} {
@@ -85,9 +81,10 @@ func capabilityDigests() []string {
 	return out
 }
 
-// inputHandler implements client.InputHandler.
-type inputHandler struct {
-	cfg    *inputConfig
+// Handler answers a server's input requests: it implements
+// client.InputHandler.
+type Handler struct {
+	cfg    *Config
 	ios    *output.IOStreams
 	prompt *formPrompter
 	used   map[string]bool // answers given from flags/files, once each
@@ -99,8 +96,8 @@ type inputHandler struct {
 	base     context.Context
 	deadline time.Time
 	timeout  time.Duration
-	progress *progressView          // suspended while a prompt is on the screen
-	open     func(url string) error // the user's browser (Factory.openURL)
+	progress *Progress              // suspended while a prompt is on the screen
+	open     func(url string) error // the user's browser
 
 	// perRequest: a batch's handler. Each line answers from a copy of its
 	// own (forLine, found in the call's context), so that every line may
@@ -109,28 +106,61 @@ type inputHandler struct {
 	perRequest bool
 }
 
+// Command is what a Handler takes from the command it answers for.
+type Command struct {
+	// Context is the command's: Ctrl-C and SIGTERM end it, and a prompt
+	// with it. Nil is context.Background.
+	Context context.Context
+	// Timeout is an explicit --timeout (0 when none was given): it
+	// bounds the command as a whole, counted from now, and a prompt
+	// unanswered by then ends it.
+	Timeout  time.Duration
+	Progress *Progress              // suspended while a prompt is on the screen; may be nil
+	Open     func(url string) error // opens a URL in the user's browser (OpenURL)
+}
+
 // lineInputKey finds a batch line's input handler in its context.
 type lineInputKey struct{}
 
 // forLine is a copy of h for one batch line: the same answers, none used.
-func (h *inputHandler) forLine() *inputHandler {
+func (h *Handler) forLine() *Handler {
 	c := *h
 	c.used, c.perRequest = map[string]bool{}, false
 	return &c
 }
 
-func newInputHandler(cfg *inputConfig, ios *output.IOStreams) *inputHandler {
-	h := &inputHandler{cfg: cfg, ios: ios, used: map[string]bool{}, base: context.Background()}
-	if cfg.interactive {
+// PerLine makes h a batch's handler: each line answers from a copy of its
+// own (LineContext), so that every line may use each answer once, as a
+// command of its own would.
+func (h *Handler) PerLine() { h.perRequest = true }
+
+// LineContext is ctx for one batch line: its calls are answered from a
+// copy of h, with the same answers, none used yet.
+func (h *Handler) LineContext(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lineInputKey{}, h.forLine())
+}
+
+// NewHandler is the handler that answers with cfg, and asks a person on
+// ios when cfg says one is there.
+func NewHandler(cfg *Config, ios *output.IOStreams, cmd Command) *Handler {
+	h := &Handler{cfg: cfg, ios: ios, used: map[string]bool{}, base: context.Background(),
+		progress: cmd.Progress, open: cmd.Open}
+	if cmd.Context != nil {
+		h.base = cmd.Context
+	}
+	if cmd.Timeout > 0 {
+		h.timeout, h.deadline = cmd.Timeout, time.Now().Add(cmd.Timeout)
+	}
+	if cfg.Interactive {
 		h.prompt = newFormPrompter(ios.In, ios.ErrOut, ios.ColorEnabled())
 	}
 	return h
 }
 
 // Answer implements client.InputHandler.
-func (h *inputHandler) Answer(ctx context.Context, round client.InputRound) (map[string]json.RawMessage, error) {
+func (h *Handler) Answer(ctx context.Context, round client.InputRound) (map[string]json.RawMessage, error) {
 	if h.perRequest {
-		line, ok := ctx.Value(lineInputKey{}).(*inputHandler)
+		line, ok := ctx.Value(lineInputKey{}).(*Handler)
 		if !ok {
 			line = h.forLine()
 		}
@@ -166,21 +196,21 @@ func (h *inputHandler) Answer(ctx context.Context, round client.InputRound) (map
 	return out, nil
 }
 
-func (h *inputHandler) answerOne(ctx context.Context, r client.InputRequest) (json.RawMessage, error) {
+func (h *Handler) answerOne(ctx context.Context, r client.InputRequest) (json.RawMessage, error) {
 	switch r.Method {
 	case "roots/list":
-		if len(h.cfg.roots) == 0 {
+		if len(h.cfg.Roots) == 0 {
 			return nil, &client.InputRequiredError{Reason: "the server asks for roots (roots/list); pass --root PATH|URI"}
 		}
-		return rootsResult(h.cfg.roots), nil
+		return rootsResult(h.cfg.Roots), nil
 	case "sampling/createMessage":
 		if a, ok := h.fromFile(r.Key); ok {
 			return a, nil
 		}
-		if len(h.cfg.samplingCmd) == 0 {
+		if len(h.cfg.SamplingCmd) == 0 {
 			return nil, &client.InputRequiredError{Reason: "the server asks for a model completion (sampling/createMessage); pass --sampling-cmd CMD"}
 		}
-		return runSampling(ctx, h.cfg.samplingCmd, r.Params)
+		return runSampling(ctx, h.cfg.SamplingCmd, r.Params)
 	}
 	return h.elicit(ctx, r)
 }
@@ -204,12 +234,12 @@ func legacyInputKey(method string) string {
 // a modern server still work. The first unused answer whose fields are all
 // in the requested schema is taken (flags in the order given, then the
 // file's keys in order); else the request is "elicitation".
-func (h *inputHandler) legacyKey(r client.InputRequest) string {
+func (h *Handler) legacyKey(r client.InputRequest) string {
 	key := legacyInputKey(r.Method)
-	if _, ok := h.cfg.fieldAnswer[key]; ok {
+	if _, ok := h.cfg.FieldAnswers[key]; ok {
 		return key
 	}
-	if h.cfg.answers.Has(key) {
+	if h.cfg.Answers.Has(key) {
 		return key
 	}
 	var p elicitParams
@@ -232,26 +262,26 @@ func (h *inputHandler) legacyKey(r client.InputRequest) string {
 		}
 		return len(fields) > 0
 	}
-	for _, k := range h.cfg.fieldOrder {
+	for _, k := range h.cfg.FieldOrder {
 		if h.used["field:"+k] {
 			continue
 		}
 		var fields []string
-		for _, fa := range h.cfg.fieldAnswer[k] {
-			fields = append(fields, fa.field)
+		for _, fa := range h.cfg.FieldAnswers[k] {
+			fields = append(fields, fa.Field)
 		}
 		if fits(fields) {
 			return k
 		}
 	}
-	for _, k := range h.cfg.answers.Keys() {
+	for _, k := range h.cfg.Answers.Keys() {
 		if h.used[k] {
 			continue
 		}
 		var a struct {
 			Content map[string]json.RawMessage `json:"content"`
 		}
-		_ = json.Unmarshal(h.cfg.answers.Get(k), &a)
+		_ = json.Unmarshal(h.cfg.Answers.Get(k), &a)
 		var fields []string
 		for f := range a.Content {
 			fields = append(fields, f)
@@ -263,9 +293,9 @@ func (h *inputHandler) legacyKey(r client.InputRequest) string {
 	return key
 }
 
-func (h *inputHandler) fromFile(key string) (json.RawMessage, bool) {
-	a := h.cfg.answers.Get(key)
-	if !h.cfg.answers.Has(key) || h.used[key] {
+func (h *Handler) fromFile(key string) (json.RawMessage, bool) {
+	a := h.cfg.Answers.Get(key)
+	if !h.cfg.Answers.Has(key) || h.used[key] {
 		return nil, false
 	}
 	h.used[key] = true
@@ -280,7 +310,7 @@ type elicitParams struct {
 	ElicitationID   string          `json:"elicitationId"`
 }
 
-func (h *inputHandler) elicit(ctx context.Context, r client.InputRequest) (json.RawMessage, error) {
+func (h *Handler) elicit(ctx context.Context, r client.InputRequest) (json.RawMessage, error) {
 	var p elicitParams
 	if err := json.Unmarshal(r.Params, &p); err != nil {
 		return nil, &client.ProtocolError{Msg: fmt.Sprintf("inputRequests[%q]: elicitation params are malformed: %v", r.Key, err)}
@@ -296,21 +326,21 @@ func (h *inputHandler) elicit(ctx context.Context, r client.InputRequest) (json.
 	}
 	if a, ok := h.fromFile(r.Key); ok {
 		if err := checkElicitResult(p.RequestedSchema, a); err != nil {
-			return nil, usagef("--answers: the answer to %q does not fit what the server asked: %v", r.Key, err)
+			return nil, exitcode.Usagef("--answers: the answer to %q does not fit what the server asked: %v", r.Key, err)
 		}
 		return a, nil
 	}
-	if fa, ok := h.cfg.fieldAnswer[r.Key]; ok && !h.used["field:"+r.Key] {
+	if fa, ok := h.cfg.FieldAnswers[r.Key]; ok && !h.used["field:"+r.Key] {
 		h.used["field:"+r.Key] = true
 		return h.fieldResult(r.Key, p.RequestedSchema, fa)
 	}
-	switch h.cfg.elicit {
+	switch h.cfg.Elicit {
 	case "decline", "cancel":
-		return json.RawMessage(`{"action":"` + h.cfg.elicit + `"}`), nil
+		return json.RawMessage(`{"action":"` + h.cfg.Elicit + `"}`), nil
 	case "accept-defaults":
 		content, err := elicitDefaults(p.RequestedSchema)
 		if err != nil {
-			return nil, usagef("--elicit accept-defaults cannot answer %q: %v (give it with --answer %s.FIELD=VALUE)", r.Key, err, r.Key)
+			return nil, exitcode.Usagef("--elicit accept-defaults cannot answer %q: %v (give it with --answer %s.FIELD=VALUE)", r.Key, err, r.Key)
 		}
 		return acceptResult(content), nil
 	}
@@ -322,20 +352,20 @@ func (h *inputHandler) elicit(ctx context.Context, r client.InputRequest) (json.
 	return nil, &client.InputRequiredError{Reason: "no terminal to ask at, and no --answer, --answers or --elicit for it", Err: client.ErrNoAnswer}
 }
 
-func (h *inputHandler) elicitURL(ctx context.Context, key string, p elicitParams) (json.RawMessage, error) {
+func (h *Handler) elicitURL(ctx context.Context, key string, p elicitParams) (json.RawMessage, error) {
 	if a, ok := h.fromFile(key); ok {
 		return a, nil
 	}
-	switch h.cfg.elicit {
+	switch h.cfg.Elicit {
 	case "decline", "cancel":
-		return json.RawMessage(`{"action":"` + h.cfg.elicit + `"}`), nil
+		return json.RawMessage(`{"action":"` + h.cfg.Elicit + `"}`), nil
 	}
 	page, err := parsePageURL(p.URL)
 	if err != nil {
 		// Nobody is shown a URL whose host they cannot tell, at a
 		// terminal or later from a continuation: the server hears cancel
 		// (the spec's answer when the page cannot be loaded).
-		h.progress.clear()
+		h.progress.Clear()
 		if h.prompt != nil {
 			h.prompt.refusedURL(p.Message, p.URL, err)
 		} else {
@@ -346,7 +376,7 @@ func (h *inputHandler) elicitURL(ctx context.Context, key string, p elicitParams
 	}
 	if h.prompt != nil {
 		return h.atPrompt(ctx, func(ctx context.Context) (json.RawMessage, error) {
-			return h.prompt.askURL(ctx, p.Message, page, h.cfg.openURLs, h.open)
+			return h.prompt.askURL(ctx, p.Message, page, h.cfg.OpenURLs, h.open)
 		})
 	}
 	return nil, &client.InputRequiredError{Reason: fmt.Sprintf("the server asks you to visit %s (host %s) in a browser; run at a terminal, or answer with --answers FILE",
@@ -355,18 +385,18 @@ func (h *inputHandler) elicitURL(ctx context.Context, key string, p elicitParams
 
 // fieldResult builds {"action":"accept","content":…} from --answer items,
 // typed by the requested schema, and checks it.
-func (h *inputHandler) fieldResult(key string, schema json.RawMessage, items []fieldAnswer) (json.RawMessage, error) {
+func (h *Handler) fieldResult(key string, schema json.RawMessage, items []FieldAnswer) (json.RawMessage, error) {
 	content := ojson.Members{}
 	for _, it := range items {
-		v, err := typeElicitValue(schema, it.field, it.value)
+		v, err := typeElicitValue(schema, it.Field, it.Value)
 		if err != nil {
-			return nil, usagef("--answer %s.%s: %v", key, it.field, err)
+			return nil, exitcode.Usagef("--answer %s.%s: %v", key, it.Field, err)
 		}
-		content.Set(it.field, v)
+		content.Set(it.Field, v)
 	}
 	res := acceptResult(content.JSON())
 	if err := checkElicitResult(schema, res); err != nil {
-		return nil, usagef("--answer %s: %v", key, err)
+		return nil, exitcode.Usagef("--answer %s: %v", key, err)
 	}
 	return res, nil
 }
@@ -378,7 +408,7 @@ func acceptResult(content json.RawMessage) json.RawMessage {
 	return o.JSON()
 }
 
-func rootsResult(roots []root) json.RawMessage {
+func rootsResult(roots []Root) json.RawMessage {
 	var b bytes.Buffer
 	b.WriteString(`{"roots":[`)
 	for i, r := range roots {
@@ -396,20 +426,6 @@ func rootsResult(roots []root) json.RawMessage {
 	return b.Bytes()
 }
 
-// parseRoot turns --root PATH|URI into a root: paths become file:// URIs
-// of their absolute form, named after their last element.
-func parseRoot(s string) (root, error) {
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" && len(u.Scheme) > 1 {
-		return root{URI: s}, nil
-	}
-	abs, err := filepath.Abs(s)
-	if err != nil {
-		return root{}, usagef("--root %q: %v", s, err)
-	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}
-	return root{URI: u.String(), Name: filepath.Base(abs)}, nil
-}
-
 // runSampling pipes the request's params to the user's command and reads
 // a CreateMessageResult from its stdout.
 func runSampling(ctx context.Context, argv []string, params json.RawMessage) (json.RawMessage, error) {
@@ -419,120 +435,14 @@ func runSampling(ctx context.Context, argv []string, params json.RawMessage) (js
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(stderr.String())
-		return nil, usagef("--sampling-cmd %s failed: %v %s", argv[0], err, oneLine(msg))
+		return nil, exitcode.Usagef("--sampling-cmd %s failed: %v %s", argv[0], err, output.OneLine(msg))
 	}
 	var res map[string]json.RawMessage
 	if err := json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &res); err != nil {
-		return nil, usagef("--sampling-cmd %s did not print a JSON object (a CreateMessageResult): %v", argv[0], err)
+		return nil, exitcode.Usagef("--sampling-cmd %s did not print a JSON object (a CreateMessageResult): %v", argv[0], err)
 	}
 	if _, ok := res["content"]; !ok {
-		return nil, usagef("--sampling-cmd %s printed no \"content\": a CreateMessageResult needs role, content and model", argv[0])
+		return nil, exitcode.Usagef("--sampling-cmd %s printed no \"content\": a CreateMessageResult needs role, content and model", argv[0])
 	}
 	return json.RawMessage(bytes.TrimSpace(stdout.Bytes())), nil
-}
-
-// openerGrace is how long openBrowser waits for the platform's opener to
-// fail. One that is still running then has started a browser that stays
-// in the foreground (xdg-open runs some browsers and waits for them): the
-// page is open, and the login or the prompt must not wait for the browser
-// to be closed.
-const openerGrace = time.Second
-
-// quietOpener sends what the platform's opener prints to /dev/null, once:
-// stdout is for results. (A nil writer, not io.Discard: exec then needs
-// no pipe, which a browser the opener starts would hold open.)
-var quietOpener sync.Once
-
-// openBrowser opens a URL with the platform's opener, github.com/cli/browser
-// (openURL prefers $BROWSER): xdg-open, x-www-browser, www-browser or
-// wslview on Linux, open on macOS, ShellExecute on Windows.
-func openBrowser(u string) error {
-	quietOpener.Do(func() { browser.Stdout, browser.Stderr = nil, nil })
-	done := make(chan error, 1)
-	go func() { done <- browser.OpenURL(u) }()
-	var err error
-	select {
-	case err = <-done:
-	case <-time.After(openerGrace):
-		return nil
-	}
-	var notFound *exec.Error
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &notFound) && errors.Is(notFound.Err, exec.ErrNotFound):
-		return fmt.Errorf("no browser opener found (%s), and $BROWSER is not set", strings.ReplaceAll(notFound.Name, ",", ", "))
-	}
-	return fmt.Errorf("the system's browser opener failed: %w", err)
-}
-
-// readInputConfig reads the answering flags.
-func readInputConfig(g *GlobalOptions, ios *output.IOStreams) (*inputConfig, error) {
-	ic := &inputConfig{
-		fieldAnswer: map[string][]fieldAnswer{},
-		openURLs:    g.OpenURLs,
-		interactive: ios.IsStdinTTY() && ios.IsStderrTTY(),
-	}
-	for _, a := range g.Answer {
-		kf, v, ok := strings.Cut(a, "=")
-		key, field, ok2 := strings.Cut(kf, ".")
-		if !ok || !ok2 || key == "" || field == "" {
-			return nil, usagef("invalid --answer %q: write KEY.FIELD=VALUE (KEY is the server's input request key)", a)
-		}
-		if _, seen := ic.fieldAnswer[key]; !seen {
-			ic.fieldOrder = append(ic.fieldOrder, key)
-		}
-		ic.fieldAnswer[key] = append(ic.fieldAnswer[key], fieldAnswer{field, v})
-	}
-	if f := g.Answers; f != "" {
-		// A file name, - for stdin, or the JSON itself.
-		src := f
-		if f != "-" && !strings.HasPrefix(strings.TrimSpace(f), "{") && !strings.HasPrefix(f, "@") {
-			src = "@" + f
-		}
-		data, err := readJSONArg("--answers", src, ios.In)
-		if err != nil {
-			return nil, err
-		}
-		obj, err := parseObject("--answers", data)
-		if err != nil {
-			return nil, err
-		}
-		ic.answers = obj
-		if f == "-" {
-			ic.interactive = false // stdin is spent
-		}
-	}
-	switch e := g.Elicit; e {
-	case "", "accept-defaults", "decline", "cancel":
-		ic.elicit = e
-	default:
-		return nil, usagef("invalid --elicit %q: use accept-defaults, decline or cancel", e)
-	}
-	for _, r := range g.Root {
-		rt, err := parseRoot(r)
-		if err != nil {
-			return nil, err
-		}
-		ic.roots = append(ic.roots, rt)
-	}
-	if s := g.SamplingCmd; s != "" {
-		argv, err := shellquote.Split(s)
-		if err != nil || len(argv) == 0 {
-			return nil, usagef("cannot split --sampling-cmd %q", s)
-		}
-		ic.samplingCmd = argv
-	}
-	return ic, nil
-}
-
-var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-
-func validLogLevel(l string) bool {
-	for _, v := range logLevels {
-		if v == l {
-			return true
-		}
-	}
-	return false
 }

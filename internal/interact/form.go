@@ -1,4 +1,4 @@
-package commands
+package interact
 
 // Elicitation at a terminal: a plain, line-by-line form on stderr (stdout
 // stays for results), one prompt per field in the server's order, with the

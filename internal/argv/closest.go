@@ -1,13 +1,13 @@
-package commands
+package argv
 
 import (
 	"sort"
 	"strings"
 )
 
-// closest returns up to n candidates nearest to name by edit distance,
+// Closest returns up to n candidates nearest to name by edit distance,
 // closest first; prefix and substring matches count as close.
-func closest(name string, candidates []string, n int) []string {
+func Closest(name string, candidates []string, n int) []string {
 	type scored struct {
 		s string
 		d int
@@ -16,7 +16,7 @@ func closest(name string, candidates []string, n int) []string {
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		d := editDistance(lname, lc)
+		d := EditDistance(lname, lc)
 		if strings.Contains(lc, lname) || strings.Contains(lname, lc) {
 			d = min(d, 1)
 		}
@@ -32,7 +32,8 @@ func closest(name string, candidates []string, n int) []string {
 	return res
 }
 
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in runes.
+func EditDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)

@@ -1,12 +1,14 @@
-package commands
+package interact
 
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -16,13 +18,13 @@ import (
 // each one filled the terminal with megabytes and slowed the call down.
 const redrawEvery = 50 * time.Millisecond
 
-// progressView shows notifications/progress on stderr: a bar redrawn in
+// Progress shows notifications/progress on stderr: a bar redrawn in
 // place at a terminal, one JSON line per notification with --progress
 // json, nothing otherwise (a pipe wants no noise). The bar shows the
 // latest state: an update that comes too soon after the last redraw is
 // kept and drawn when the interval is up, and the final state is drawn
 // when the call is done.
-type progressView struct {
+type Progress struct {
 	mode  string // "bar", "json" or "none"
 	ios   *output.IOStreams
 	mu    sync.Mutex
@@ -36,8 +38,10 @@ type progressView struct {
 	held    int         // prompts under way: nothing is drawn
 }
 
-func newProgressView(mode string, ios *output.IOStreams) (*progressView, error) {
-	v := &progressView{ios: ios}
+// NewProgress is the view --progress mode asks for: auto (or ""), bar,
+// json or none.
+func NewProgress(mode string, ios *output.IOStreams) (*Progress, error) {
+	v := &Progress{ios: ios}
 	switch mode {
 	case "", "auto":
 		v.mode = "none"
@@ -49,12 +53,13 @@ func newProgressView(mode string, ios *output.IOStreams) (*progressView, error) 
 	case "bar":
 		v.mode = "bar"
 	default:
-		return nil, usagef("invalid --progress %q: use auto, bar, json or none", mode)
+		return nil, exitcode.Usagef("invalid --progress %q: use auto, bar, json or none", mode)
 	}
 	return v, nil
 }
 
-func (v *progressView) update(params json.RawMessage) {
+// Update shows a notifications/progress's params.
+func (v *Progress) Update(params json.RawMessage) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	switch v.mode {
@@ -79,7 +84,7 @@ func (v *progressView) update(params json.RawMessage) {
 
 // show draws line now if the last redraw is long enough ago, else keeps
 // it for the timer. v.mu is held.
-func (v *progressView) show(line string, now time.Time) {
+func (v *Progress) show(line string, now time.Time) {
 	if v.held == 0 && now.Sub(v.last) >= redrawEvery {
 		v.draw(line, now)
 		return
@@ -89,7 +94,7 @@ func (v *progressView) show(line string, now time.Time) {
 }
 
 // arm starts the timer that draws the pending line. v.mu is held.
-func (v *progressView) arm(now time.Time) {
+func (v *Progress) arm(now time.Time) {
 	if v.timer != nil || v.held > 0 || v.pending == "" {
 		return
 	}
@@ -103,14 +108,14 @@ func (v *progressView) arm(now time.Time) {
 	})
 }
 
-func (v *progressView) draw(line string, now time.Time) {
+func (v *Progress) draw(line string, now time.Time) {
 	fmt.Fprint(v.ios.ErrOut, "\r\x1b[K"+line)
 	v.drawn, v.last, v.pending = true, now, ""
 }
 
 // line renders "[#####-----] 50% 5/10 message (2.0/s)", fitted to the
 // terminal width.
-func (v *progressView) line(done float64, total *float64, msg string, now time.Time) string {
+func (v *Progress) line(done float64, total *float64, msg string, now time.Time) string {
 	var b strings.Builder
 	if total != nil && *total > 0 {
 		frac := min(max(done / *total, 0), 1)
@@ -144,18 +149,20 @@ func num(f float64) string {
 	return fmt.Sprintf("%.1f", f)
 }
 
-// status draws a one-line status in place of the bar (task polling), no
+// Status draws a one-line status in place of the bar (task polling), no
 // more often than the bar.
-func (v *progressView) status(line string) {
+func (v *Progress) Status(line string) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.show(output.SanitizeLine(line), time.Now())
 }
 
-// aboveBar writes whole lines to stderr above the bar: the bar is cleared
+// Above writes whole lines to stderr above the bar: the bar is cleared
 // first, in the same write, so that a line never lands in its middle, and
 // the next update draws it again below them.
-type aboveBar struct{ v *progressView }
+func (v *Progress) Above() io.Writer { return aboveBar{v} }
+
+type aboveBar struct{ v *Progress }
 
 func (a aboveBar) Write(p []byte) (int, error) {
 	v := a.v
@@ -171,9 +178,9 @@ func (a aboveBar) Write(p []byte) (int, error) {
 	return v.ios.ErrOut.Write(p)
 }
 
-// clear removes the bar, before other output. A state not drawn yet is
+// Clear removes the bar, before other output. A state not drawn yet is
 // still drawn when its time comes.
-func (v *progressView) clear() {
+func (v *Progress) Clear() {
 	if v == nil {
 		return
 	}
@@ -182,16 +189,16 @@ func (v *progressView) clear() {
 	v.erase()
 }
 
-func (v *progressView) erase() {
+func (v *Progress) erase() {
 	if v.drawn {
 		fmt.Fprint(v.ios.ErrOut, "\r\x1b[K")
 		v.drawn = false
 	}
 }
 
-// done ends the bar when the call is over: the final state is drawn (a
+// Done ends the bar when the call is over: the final state is drawn (a
 // terminal recording keeps it), then the line is cleared for the result.
-func (v *progressView) done() {
+func (v *Progress) Done() {
 	if v == nil {
 		return
 	}
@@ -210,7 +217,7 @@ func (v *progressView) done() {
 
 // suspend clears the bar and draws nothing until resume is called: a
 // prompt owns the terminal meanwhile.
-func (v *progressView) suspend() (resume func()) {
+func (v *Progress) suspend() (resume func()) {
 	if v == nil {
 		return func() {}
 	}

@@ -1,4 +1,4 @@
-package commands
+package interact
 
 import (
 	"fmt"
@@ -14,14 +14,14 @@ import (
 func TestProgressRedrawsAreBounded(t *testing.T) {
 	t.Parallel()
 	ios, _, _, errOut := output.Test()
-	v, err := newProgressView("bar", ios)
+	v, err := NewProgress("bar", ios)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 10000; i++ {
-		v.update([]byte(fmt.Sprintf(`{"progressToken":1,"progress":%d,"total":10000}`, i)))
+		v.Update([]byte(fmt.Sprintf(`{"progressToken":1,"progress":%d,"total":10000}`, i)))
 	}
-	v.done()
+	v.Done()
 	got := errOut.String()
 	if draws := strings.Count(got, "\r\x1b[K"); draws > 100 {
 		t.Errorf("%d redraws for 10000 updates in a burst", draws)
@@ -36,13 +36,13 @@ func TestProgressRedrawsAreBounded(t *testing.T) {
 func TestProgressPendingIsDrawnLater(t *testing.T) {
 	t.Parallel()
 	ios, _, _, errOut := output.Test()
-	v, _ := newProgressView("bar", ios)
-	v.update([]byte(`{"progress":1,"total":4}`))
-	v.update([]byte(`{"progress":2,"total":4}`))
+	v, _ := NewProgress("bar", ios)
+	v.Update([]byte(`{"progress":1,"total":4}`))
+	v.Update([]byte(`{"progress":2,"total":4}`))
 	waitFor(t, func() bool { v.mu.Lock(); defer v.mu.Unlock(); return strings.Contains(errOut.String(), "2/4") })
 
 	resume := v.suspend()
-	v.update([]byte(`{"progress":3,"total":4}`))
+	v.Update([]byte(`{"progress":3,"total":4}`))
 	time.Sleep(3 * redrawEvery)
 	v.mu.Lock()
 	drawn := strings.Contains(errOut.String(), "3/4")
@@ -52,7 +52,7 @@ func TestProgressPendingIsDrawnLater(t *testing.T) {
 	}
 	resume()
 	waitFor(t, func() bool { v.mu.Lock(); defer v.mu.Unlock(); return strings.Contains(errOut.String(), "3/4") })
-	v.done()
+	v.Done()
 }
 
 func waitFor(t *testing.T, cond func() bool) {
@@ -74,7 +74,7 @@ func TestProgressFitsInCells(t *testing.T) {
 	t.Parallel()
 	ios, _, _, _ := output.Test()
 	ios.SetTerminalWidth(40)
-	v, _ := newProgressView("bar", ios)
+	v, _ := NewProgress("bar", ios)
 	now := time.Now()
 	v.start = now
 	total := 2.0

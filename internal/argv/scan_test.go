@@ -1,18 +1,58 @@
-package commands
+package argv
 
 import (
 	"errors"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/mcpctl/mcpctl/output"
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
 
-func TestNormalizeArgs(t *testing.T) {
+// testApp is a command tree shaped like mcpctl's (package commands builds
+// the real one): global flags that take a value or not, with aliases and
+// placeholders in their usage, command groups with subcommands, and
+// commands with flags of their own.
+func testApp() *cli.App {
+	jsonFlag := &cli.StringFlag{Name: "json", Usage: "arguments as a JSON object: `'{…}'`, @FILE or - (stdin)"}
+	leaf := func(name string, flags ...cli.Flag) *cli.Command { return &cli.Command{Name: name, Flags: flags} }
+	return &cli.App{
+		Name: "mcpctl",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "server", Aliases: []string{"s"}, Usage: "use the configured server `NAME`"},
+			&cli.StringFlag{Name: "url", Usage: "the server's endpoint `URL`"},
+			&cli.StringFlag{Name: "stdio", Usage: "run the server as a subprocess: `'CMD ARGS…'`"},
+			&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add an HTTP header `'Name: value'` (repeatable)"},
+			&cli.DurationFlag{Name: "timeout", Usage: "bound every request by `DURATION`", Value: 60 * time.Second},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`"},
+			&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR`"},
+			&cli.BoolFlag{Name: "trace", Usage: "print every message"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "send nothing"},
+			&cli.BoolFlag{Name: "insecure", Usage: "skip TLS checks"},
+		},
+		Commands: []*cli.Command{
+			{Name: "tools", Subcommands: []*cli.Command{
+				leaf("list", &cli.StringFlag{Name: "cursor", Usage: "fetch only the page at `CURSOR`"}),
+				leaf("call", jsonFlag, &cli.BoolFlag{Name: "no-validate", Usage: "send the arguments as given"}),
+			}},
+			{Name: "resources", Subcommands: []*cli.Command{
+				leaf("read", &cli.StringFlag{Name: "out", Usage: "write the decoded contents to `FILE`"}),
+			}},
+			leaf("complete", &cli.StringSliceFlag{Name: "context", Usage: "an argument already resolved, `K=V` (repeatable)"}),
+			leaf("call", &cli.StringFlag{Name: "params", Usage: "the request's params"}),
+			leaf("ping"),
+			leaf("discover"),
+			leaf("listen", &cli.IntFlag{Name: "count", Usage: "stop after `N` notifications"}),
+		},
+	}
+}
+
+func TestNormalize(t *testing.T) {
 	t.Parallel()
-	ios, _, _, _ := output.Test()
-	app := NewApp(isolate(t).factory(ios))
+	app := testApp()
 	tests := []struct {
 		name string
 		in   string // split on "|"
@@ -55,12 +95,12 @@ func TestNormalizeArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := normalizeArgs(app, split(tc.in))
+			got, err := Normalize(app, split(tc.in))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if want := split(tc.want); !reflect.DeepEqual(got, want) && !(len(got) == 0 && len(want) == 0) {
-				t.Errorf("normalizeArgs(%q)\n got %q\nwant %q", split(tc.in), got, want)
+				t.Errorf("Normalize(%q)\n got %q\nwant %q", split(tc.in), got, want)
 			}
 		})
 	}
@@ -74,18 +114,17 @@ func split(s string) []string {
 }
 
 // The input slice is not modified.
-func TestNormalizeArgsKeepsInput(t *testing.T) {
+func TestNormalizeKeepsInput(t *testing.T) {
 	t.Parallel()
-	ios, _, _, _ := output.Test()
 	in := split("tools|call|echo|a=1|--url|u")
 	orig := append([]string(nil), in...)
-	_, _ = normalizeArgs(NewApp(isolate(t).factory(ios)), in)
+	_, _ = Normalize(testApp(), in)
 	if !reflect.DeepEqual(in, orig) {
 		t.Errorf("input changed to %q", in)
 	}
 }
 
-func TestFlagName(t *testing.T) {
+func TestSplitFlag(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		in     string
@@ -99,9 +138,9 @@ func TestFlagName(t *testing.T) {
 		{"--json={\"a\":\"=\"}", "json", true},
 	}
 	for _, tc := range tests {
-		name, inline := flagName(tc.in)
+		name, inline := SplitFlag(tc.in)
 		if name != tc.name || inline != tc.inline {
-			t.Errorf("flagName(%q) = %q, %v; want %q, %v", tc.in, name, inline, tc.name, tc.inline)
+			t.Errorf("SplitFlag(%q) = %q, %v; want %q, %v", tc.in, name, inline, tc.name, tc.inline)
 		}
 	}
 }
@@ -109,10 +148,9 @@ func TestFlagName(t *testing.T) {
 // A line that ends in a flag that takes a value is refused, naming the
 // flag; it used to be moved to the front and take the command's name as
 // its value ("tools|list|--url" became "--url|tools|list": --url tools).
-func TestNormalizeArgsFlagWithoutValue(t *testing.T) {
+func TestNormalizeFlagWithoutValue(t *testing.T) {
 	t.Parallel()
-	ios, _, _, _ := output.Test()
-	app := NewApp(isolate(t).factory(ios))
+	app := testApp()
 	for _, tc := range []struct{ in, want string }{
 		{"tools|list|--url", "--url needs a value: write --url URL; see 'mcpctl tools list --help'"},
 		{"tools|list|-s", "-s needs a value: write -s NAME; see 'mcpctl tools list --help'"},
@@ -121,10 +159,10 @@ func TestNormalizeArgsFlagWithoutValue(t *testing.T) {
 		{"tools|call|echo|--json", "--json needs a value: write --json '{…}'; see 'mcpctl tools call --help'"},
 		{"ping|-H", "-H needs a value: write -H 'Name: value'; see 'mcpctl ping --help'"},
 	} {
-		got, err := normalizeArgs(app, split(tc.in))
-		var ue *UsageError
+		got, err := Normalize(app, split(tc.in))
+		var ue *exitcode.UsageError
 		if !errors.As(err, &ue) || ue.Msg != tc.want {
-			t.Errorf("normalizeArgs(%q) = %q, %v; want the usage error %q", split(tc.in), got, err, tc.want)
+			t.Errorf("Normalize(%q) = %q, %v; want the usage error %q", split(tc.in), got, err, tc.want)
 		}
 	}
 }

@@ -1,45 +1,10 @@
-package commands
+package interact
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 )
-
-// An elicitation answer given as text (--answer KEY.FIELD=TEXT) is typed
-// exactly as tools call types the same text as key=value for a parameter
-// of the same type: one typer. Before, a number answer went through
-// float64 (9007199254740993 was sent as 9007199254740992, 1.50 as 1.5) and
-// a boolean took yes, on and 1, which tools call refuses.
-func TestElicitAnswerTypedLikeToolsCall(t *testing.T) {
-	t.Parallel()
-	texts := []string{"9007199254740993", "99999999999999999999", "1.50", "-0", "1e3", "+1", "01", ".5", "0x10",
-		"true", "false", "yes", "no", "on", "1", "TRUE", "text", ""}
-	for _, typ := range []string{"integer", "number", "boolean", "string"} {
-		prop := `{"type":"object","properties":{"v":{"type":"` + typ + `"}}}`
-		tool := json.RawMessage(`{"name":"t","inputSchema":` + prop + `}`)
-		for _, text := range texts {
-			args, paths, err := parseRequestItems("", []string{"v=" + text}, strings.NewReader(""))
-			if err != nil {
-				t.Fatal(err)
-			}
-			called, callErr := prepareToolArgs("t", tool, args, paths, false, nil)
-			answered, answerErr := typeElicitValue(json.RawMessage(prop), "v", text)
-			if (callErr == nil) != (answerErr == nil) {
-				t.Errorf("%s %q: tools call error %v, elicitation answer error %v", typ, text, callErr, answerErr)
-				continue
-			}
-			if callErr != nil {
-				continue
-			}
-			var sent struct{ V json.RawMessage }
-			_ = json.Unmarshal(called, &sent)
-			if string(sent.V) != string(answered) {
-				t.Errorf("%s %q: tools call sends %s, the elicitation answer is %s", typ, text, sent.V, answered)
-			}
-		}
-	}
-}
 
 // Bounds are compared exactly too.
 func TestElicitAnswerBoundsExact(t *testing.T) {

@@ -1,4 +1,4 @@
-package commands
+package argv
 
 import (
 	"reflect"
@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
-
-	"github.com/mcpctl/mcpctl/output"
 )
 
 // reading is what a command line says: the server named, the command, the
@@ -19,7 +17,7 @@ type reading struct {
 	positional []string
 }
 
-// readNormalized reads the canonical line normalizeArgs writes (global
+// readNormalized reads the canonical line Normalize writes (global
 // flags, command words, command flags, -- positionals) the way urfave/cli
 // then parses it.
 func readNormalized(app *cli.App, args []string) reading {
@@ -33,12 +31,12 @@ func readNormalized(app *cli.App, args []string) reading {
 			r.positional = append(r.positional, args[i+1:]...)
 			i = len(args)
 		case len(a) > 1 && a[0] == '-':
-			name, inline := flagName(a)
-			f := findFlag(flags, name)
+			name, inline := SplitFlag(a)
+			f := FindFlag(flags, name)
 			if f == nil {
-				f = findFlag(app.Flags, name)
+				f = FindFlag(app.Flags, name)
 			}
-			if f == nil || !takesValue(f) {
+			if f == nil || !TakesValue(f) {
 				continue
 			}
 			key := f.Names()[0]
@@ -54,7 +52,7 @@ func readNormalized(app *cli.App, args []string) reading {
 			if cur := commandAt(app, path); cur != nil {
 				cmds = cur.Subcommands
 			}
-			if c := findCommand(cmds, a); c != nil {
+			if c := FindCommand(cmds, a); c != nil {
 				path = append(path, c.Name)
 				flags = c.Flags
 				continue
@@ -74,21 +72,22 @@ func commandAt(app *cli.App, path []string) *cli.Command {
 	var cur *cli.Command
 	cmds := app.Commands
 	for _, p := range path {
-		cur = findCommand(cmds, p)
+		cur = FindCommand(cmds, p)
 		cmds = cur.Subcommands
 	}
 	return cur
 }
 
-// readCompleted is what the completer makes of the same words, as the
-// words before the cursor.
+// readCompleted is what completion makes of the same words, as the words
+// before the cursor: it reads them with Scan, partial (package commands,
+// completer.parse).
 func readCompleted(app *cli.App, args []string) reading {
-	st := (&completer{app: app}).parse(args)
-	r := reading{values: map[string][]string{}, command: st.command(), positional: st.positional}
-	for k, v := range st.values {
+	st := Scan(app, args, true)
+	r := reading{values: map[string][]string{}, command: st.Command(), positional: st.Positional}
+	for k, v := range st.Values {
 		r.values[k] = v
 	}
-	r.server = st.bare
+	r.server = st.Bare
 	if vs := r.values["server"]; len(vs) > 0 {
 		r.server = vs[len(vs)-1]
 		delete(r.values, "server")
@@ -101,12 +100,11 @@ func readCompleted(app *cli.App, args []string) reading {
 // Two kinds of unfinished line are left out, where the two differ on
 // purpose: one that ends in a bare word (completion takes it for a server
 // name, the command still to come) and one that ends in a flag wanting a
-// value, which normalizeArgs refuses (TestNormalizeArgsFlagWithoutValue)
+// value, which Normalize refuses (TestNormalizeFlagWithoutValue)
 // and completion reads as the flag whose value is being typed.
 func TestNormalizeAndCompletionAgree(t *testing.T) {
 	t.Parallel()
-	ios, _, _, _ := output.Test()
-	app := NewApp(isolate(t).factory(ios))
+	app := testApp()
 	lines := []string{
 		"tools|list",
 		"-s|weather|tools|list",
@@ -144,17 +142,17 @@ func TestNormalizeAndCompletionAgree(t *testing.T) {
 	for _, line := range lines {
 		t.Run(line, func(t *testing.T) {
 			args := split(line)
-			line, err := normalizeArgs(app, args)
+			line, err := Normalize(app, args)
 			if err != nil {
-				if scanArgs(app, args, true).pending == nil {
-					t.Errorf("normalizeArgs refuses %q (%v), which completion reads as finished", args, err)
+				if Scan(app, args, true).Pending == nil {
+					t.Errorf("Normalize refuses %q (%v), which completion reads as finished", args, err)
 				}
 				return
 			}
 			norm := readNormalized(app, line)
 			comp := readCompleted(app, args)
 			if !reflect.DeepEqual(norm, comp) {
-				t.Errorf("%q\nnormalizeArgs reads %+v\n    completer reads %+v", args, norm, comp)
+				t.Errorf("%q\nNormalize reads %+v\n completion reads %+v", args, norm, comp)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package commands
+package argv
 
 // Request items, HTTPie style, for tools call and prompts get:
 //
@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
 
 // pathSeg is one step of an item's key path.
@@ -44,7 +45,7 @@ type requestItem struct {
 func parseItemKey(text string) (requestItem, error) {
 	it := requestItem{text: text}
 	bad := func(why string) (requestItem, error) {
-		return it, usagef("invalid argument %q: %s", text, why)
+		return it, exitcode.Usagef("invalid argument %q: %s", text, why)
 	}
 	var tok strings.Builder
 	inBracket, afterBracket := false, false
@@ -148,7 +149,7 @@ func parseJSONValue(item string, data []byte, why string) (json.RawMessage, bool
 	dec.UseNumber()
 	var v json.RawMessage
 	if err := dec.Decode(&v); err != nil || len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
-		return nil, false, usagef("invalid argument %q: %s", item, why)
+		return nil, false, exitcode.Usagef("invalid argument %q: %s", item, why)
 	}
 	return v, false, nil
 }
@@ -162,40 +163,40 @@ type stdinOnce struct {
 func (s *stdinOnce) readSource(item, name string) ([]byte, error) {
 	if name == "-" {
 		if s.used != "" {
-			return nil, usagef("invalid argument %q: stdin is already used by %q", item, s.used)
+			return nil, exitcode.Usagef("invalid argument %q: stdin is already used by %q", item, s.used)
 		}
 		s.used = item
 		b, err := io.ReadAll(s.r)
 		if err != nil {
-			return nil, usagef("invalid argument %q: cannot read stdin: %v", item, err)
+			return nil, exitcode.Usagef("invalid argument %q: cannot read stdin: %v", item, err)
 		}
 		return b, nil
 	}
 	if name == "" {
-		return nil, usagef("invalid argument %q: name a file after @ (or @- for stdin)", item)
+		return nil, exitcode.Usagef("invalid argument %q: name a file after @ (or @- for stdin)", item)
 	}
 	b, err := os.ReadFile(name)
 	if err != nil {
-		return nil, usagef("invalid argument %q: %v", item, err)
+		return nil, exitcode.Usagef("invalid argument %q: %v", item, err)
 	}
 	return b, nil
 }
 
-// parseRequestItems builds the arguments object from --json and items. It
+// ParseItems builds the arguments object from --json and items. It
 // also returns the paths of plain key=value strings, which may be typed
 // from the tool's schema; array positions appear as decimal strings.
-func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, [][]string, error) {
+func ParseItems(jsonFlag string, items []string, stdin io.Reader) (json.RawMessage, [][]string, error) {
 	in := &stdinOnce{r: stdin}
 	var root any = ojson.NewObject()
 	if jsonFlag != "" {
 		if jsonFlag == "-" {
 			in.used = "--json -"
 		}
-		data, err := readJSONArg("--json", jsonFlag, stdin)
+		data, err := ReadJSONArg("--json", jsonFlag, stdin)
 		if err != nil {
 			return nil, nil, err
 		}
-		if _, err := parseObject("--json", data); err != nil {
+		if _, err := ParseObject("--json", data); err != nil {
 			return nil, nil, err
 		}
 		root = json.RawMessage(bytes.TrimSpace(data))
@@ -212,7 +213,7 @@ func parseRequestItems(jsonFlag string, items []string, stdin io.Reader) (json.R
 		}
 		path, err := setItem(&root, it.path, v)
 		if err != nil {
-			return nil, nil, usagef("invalid argument %q: %v", text, err)
+			return nil, nil, exitcode.Usagef("invalid argument %q: %v", text, err)
 		}
 		if isString {
 			stringPaths = append(stringPaths, path)
