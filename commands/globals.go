@@ -9,6 +9,8 @@ package commands
 // copy of it, where no flag or variable gave a value.
 
 import (
+	"flag"
+	"io"
 	"reflect"
 	"slices"
 	"strconv"
@@ -168,10 +170,10 @@ func (g *GlobalOptions) field(flag string) (reflect.Value, bool) {
 
 // set parses value as the flag parses it (strconv's and time's rules, as
 // urfave's flag types): a list flag gets one more item.
-func (g *GlobalOptions) set(flag, value string) error {
-	v, ok := g.field(flag)
+func (g *GlobalOptions) set(flagName, value string) error {
+	v, ok := g.field(flagName)
 	if !ok {
-		return usagef("%s is not a global flag", argv.Dashed(flag))
+		return usagef("%s is not a global flag", argv.Dashed(flagName))
 	}
 	switch p := v.Addr().Interface().(type) {
 	case *string:
@@ -179,11 +181,15 @@ func (g *GlobalOptions) set(flag, value string) error {
 	case *[]string:
 		*p = append(*p, value)
 	case *bool:
-		b, err := strconv.ParseBool(value)
-		if err != nil {
+		// The flag package parses it, as it parses the command line's
+		// (no typer of ours: TestOneOfEach).
+		fs := flag.NewFlagSet(flagName, flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		b := fs.Bool(flagName, false, "")
+		if err := fs.Set(flagName, value); err != nil {
 			return err
 		}
-		*p = b
+		*p = *b
 	case *time.Duration:
 		d, err := time.ParseDuration(value)
 		if err != nil {
