@@ -9,6 +9,7 @@ import (
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/client/skills"
 	"github.com/mcpctl/mcpctl/internal/exitcode"
+	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -90,7 +91,7 @@ func ExitCode(err error) int {
 		skillBad  *skills.EntryError
 		skillVer  *skills.VerifyError
 		undecl    *skills.NotDeclaredError
-		ks        *sessionError
+		ks        *sessiond.Error
 	)
 	switch {
 	case err == nil, errors.Is(err, client.ErrDryRun):

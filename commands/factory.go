@@ -36,8 +36,8 @@ type Factory struct {
 	// place of the real HTTP and stdio transports: a test answers from the
 	// same process. nil: the real ones.
 	Transport func(*connSettings) (client.Transport, error)
-	// tap, set in a session process (keepalive_proxy.go), wraps the
-	// transports its held connection uses.
+	// tap, set in a session process (sessions.go, heldConnection), wraps
+	// the transports its held connection uses (sessiond.Config.Connect).
 	tap func(client.Transport) client.Transport
 
 	// batch is set in the factory of a batch line: its sessions borrow the

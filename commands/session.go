@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -44,9 +45,9 @@ type session struct {
 	pageable bool // the command has --cursor: a listing may be paged by hand
 	dryOut   *dryRunPrinter
 	// ks is the connection to a running session of this server
-	// (keepalive_dial.go) until dial takes it; viaSession says the
+	// (sessions_use.go) until dial takes it; viaSession says the
 	// server is reached through one.
-	ks         *ksConn
+	ks         *sessiond.Conn
 	viaSession bool
 	borrowed   bool // a batch line's: the client and the rest are the batch's, closed by it
 }
@@ -121,9 +122,9 @@ func newSessionFor(c *cli.Context, f *Factory, fallback *connInfo) (*session, er
 		return nil, err
 	}
 	s.ks = s.keepalive(c)
-	var hello ksHello
+	var hello sessiond.Hello
 	if s.ks != nil {
-		s.viaSession, hello = true, s.ks.hello
+		s.viaSession, hello = true, s.ks.Hello
 	}
 	if s.http {
 		if s.insecure {
