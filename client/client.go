@@ -229,6 +229,10 @@ func (c *Client) SetVersion(v string) {
 // Close shuts the transport down (ending a legacy HTTP session).
 func (c *Client) Close() error { return c.transport().Close() }
 
+// Binding names the transport the client uses now (BindingStdio,
+// BindingStreamable, …: its Capabilities).
+func (c *Client) Binding() string { return c.transport().Capabilities().Binding }
+
 func (c *Client) transport() Transport {
 	c.mu.Lock()
 	defer c.mu.Unlock()

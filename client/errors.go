@@ -151,12 +151,24 @@ type HTTPError struct {
 }
 
 func (e *HTTPError) Error() string {
+	retry := ""
+	if e.Retry != nil {
+		retry = e.Retry.String()
+	}
+	return e.Describe(retry)
+}
+
+// Describe is the error's message with retry in place of what Retry says
+// (RetryRefusal.String), so that a caller can say why a request was not
+// sent again in its own words: which requests it retries, how long it
+// waits.
+func (e *HTTPError) Describe(retry string) string {
 	s := fmt.Sprintf("HTTP %d %s", e.Status, e.StatusText)
 	if loc := e.Location(); loc != "" {
 		s += " to " + loc
 	}
-	if e.Retry != nil {
-		s += " (" + e.Retry.String() + ")"
+	if retry != "" {
+		s += " (" + retry + ")"
 	}
 	if b := e.BodySummary(); b != "" {
 		s += ": " + b
@@ -238,10 +250,13 @@ func (e *ResponseIDError) Error() string { return e.Unwrap().Error() }
 // Unwrap makes it a *ProtocolError, which it is.
 func (e *ResponseIDError) Unwrap() error {
 	if e.Sent == 0 {
-		return &ProtocolError{Msg: "the server answered a request id that was never sent: " + snippet(e.ID)}
+		return &ProtocolError{Msg: "the server answered a request id that was never sent: " + e.ShownID()}
 	}
-	return &ProtocolError{Msg: fmt.Sprintf("the server answered request id %s, but the request had id %d", snippet(e.ID), e.Sent)}
+	return &ProtocolError{Msg: fmt.Sprintf("the server answered request id %s, but the request had id %d", e.ShownID(), e.Sent)}
 }
+
+// ShownID is the id the server answered, quoted and bounded for a message.
+func (e *ResponseIDError) ShownID() string { return snippet(e.ID) }
 
 // ErrDryRun is returned by transports in dry-run mode after they reported
 // what they would have sent.

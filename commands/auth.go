@@ -37,26 +37,47 @@ func authCommand(f *Factory) *cli.Command {
 	}
 }
 
-// newCmdAuth is an auth subcommand: it runs with the session's OAuth
-// manager.
-func newCmdAuth(f *Factory, runF func(*noOptions) error, name, usage string, run func(*noOptions, *session, *oauth.Manager) error) *cli.Command {
+// newCmdAuth is an auth subcommand: it runs with the OAuth manager of
+// the server the global options name, and sends nothing to the server
+// itself.
+func newCmdAuth(f *Factory, runF func(*noOptions) error, name, usage string, run func(*noOptions, *connection, *oauth.Manager) error) *cli.Command {
 	return &cli.Command{
 		Name: name, Usage: usage, ArgsUsage: " ",
 		Action: actionOf(parseNone(f), runF, func(o *noOptions) error {
-			return o.withSession(func(s *session) error {
-				if !s.http {
-					return usagef("auth works with HTTP servers: pass --url URL")
-				}
-				if s.oauth == nil {
-					return usagef("auth manages OAuth logins; --bearer and -H 'Authorization: …' need none")
-				}
-				return run(o, s, s.oauth)
-			})
+			s, err := o.authConnection()
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			return s.Explain(run(o, s, s.oauth))
 		}),
 	}
 }
 
-func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
+// authConnection is the connection's settings and OAuth manager for the
+// server the global options name, without a transport.
+func (o *noOptions) authConnection() (*connection, error) {
+	st, err := resolve(o.f, o.Globals, ConnectOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if !st.http {
+		return nil, usagef("auth works with HTTP servers: pass --url URL")
+	}
+	s := &connection{connSettings: st, f: o.f, ios: o.IO}
+	if s.progress, err = newProgressView(st.g.Progress, o.IO); err != nil {
+		return nil, err
+	}
+	if _, fixed := st.header["Authorization"]; fixed {
+		return nil, usagef("auth manages OAuth logins; --bearer and -H 'Authorization: …' need none")
+	}
+	if s.oauth, err = s.oauthManager(st.ep.url); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func runAuthLogin(o *noOptions, s *connection, m *oauth.Manager) error {
 	if err := m.Login(o.ctx()); err != nil {
 		return err
 	}
@@ -75,7 +96,7 @@ func runAuthLogin(o *noOptions, s *session, m *oauth.Manager) error {
 	return nil
 }
 
-func runAuthStatus(o *noOptions, s *session, m *oauth.Manager) error {
+func runAuthStatus(o *noOptions, s *connection, m *oauth.Manager) error {
 	st, ok := m.Stored()
 	if !ok {
 		return &oauth.Error{Msg: "not logged in to " + s.target + ": run 'mcpctl --url " + s.target + " auth login'"}
@@ -86,10 +107,10 @@ func runAuthStatus(o *noOptions, s *session, m *oauth.Manager) error {
 		v["tokenType"], v["dpopJkt"] = "DPoP", jkt
 	}
 	b, _ := json.Marshal(v)
-	return s.print(o.ctx(), output.KindGeneric, b)
+	return s.Print(o.ctx(), output.KindGeneric, b)
 }
 
-func runAuthLogout(_ *noOptions, s *session, m *oauth.Manager) error {
+func runAuthLogout(_ *noOptions, s *connection, m *oauth.Manager) error {
 	forgot, err := m.Logout()
 	if err != nil {
 		return keychainHint(err)
@@ -102,7 +123,7 @@ func runAuthLogout(_ *noOptions, s *session, m *oauth.Manager) error {
 	return nil
 }
 
-func runAuthToken(o *noOptions, s *session, m *oauth.Manager) error {
+func runAuthToken(o *noOptions, s *connection, m *oauth.Manager) error {
 	h, err := m.Authorization(o.ctx())
 	if err != nil {
 		return err

@@ -10,27 +10,15 @@ package commands
 import (
 	"strings"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/mcpctl/mcpctl/client/oauth"
 )
-
-func grantFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "assertion", Usage: "--grant jwt-bearer: the workload's JWT (`TOKEN`, @FILE, or - for stdin)", EnvVars: []string{"MCPCTL_ASSERTION"}, Category: catAuth},
-		&cli.StringFlag{Name: "idp-token-endpoint", Usage: "--grant id-jag: the identity provider's token endpoint `URL`", EnvVars: []string{"MCPCTL_IDP_TOKEN_ENDPOINT"}, Category: catAuth},
-		&cli.StringFlag{Name: "idp-client-id", Usage: "--grant id-jag: this client's `ID` at the identity provider", EnvVars: []string{"MCPCTL_IDP_CLIENT_ID"}, Category: catAuth},
-		&cli.StringFlag{Name: "idp-client-secret", Usage: "--grant id-jag: this client's `SECRET` at the identity provider, if it has one", EnvVars: []string{"MCPCTL_IDP_CLIENT_SECRET"}, Category: catAuth},
-		&cli.StringFlag{Name: "id-token", Usage: "--grant id-jag: the user's ID token from the identity provider (`TOKEN`, @FILE, or - for stdin)", EnvVars: []string{"MCPCTL_ID_TOKEN"}, Category: catAuth},
-	}
-}
 
 // grantSetting is a grant flag's value, else the configured server's
 // auth: setting for it (addAuthKeys); from says where it came from, for
 // errors.
-func (s *session) grantSetting(c *cli.Context, flag string) (v, from string) {
-	if c.IsSet(flag) {
-		return c.String(flag), "--" + flag
+func (s *connection) grantSetting(flag, value string) (v, from string) {
+	if s.g.IsSet(flag) {
+		return value, "--" + flag
 	}
 	if s.ep != nil && s.ep.named != nil {
 		for _, g := range addAuthKeys {
@@ -44,13 +32,13 @@ func (s *session) grantSetting(c *cli.Context, flag string) (v, from string) {
 			}
 		}
 	}
-	return c.String(flag), "--" + flag
+	return value, "--" + flag
 }
 
 // tokenSetting is a JWT setting (--assertion, --id-token): the token, or
 // @FILE, or - for stdin; surrounding space is not part of it.
-func (s *session) tokenSetting(c *cli.Context, flag string) (string, error) {
-	v, from := s.grantSetting(c, flag)
+func (s *connection) tokenSetting(flag, value string) (string, error) {
+	v, from := s.grantSetting(flag, value)
 	if v == "" {
 		return "", nil
 	}
@@ -62,10 +50,11 @@ func (s *session) tokenSetting(c *cli.Context, flag string) (string, error) {
 }
 
 // setGrant puts the grant and its settings into cfg.
-func (s *session) setGrant(c *cli.Context, cfg *oauth.Config) error {
-	grant, from := s.grantSetting(c, "grant")
+func (s *connection) setGrant(cfg *oauth.Config) error {
+	g := s.g
+	grant, from := s.grantSetting("grant", g.Grant)
 	for _, f := range []struct{ flag, grant string }{{"assertion", "jwt-bearer"}, {"idp-token-endpoint", "id-jag"}, {"idp-client-id", "id-jag"}, {"idp-client-secret", "id-jag"}, {"id-token", "id-jag"}} {
-		if c.IsSet(f.flag) && grant != f.grant {
+		if g.IsSet(f.flag) && grant != f.grant {
 			return usagef("--%s is for --grant %s (the grant is %s)", f.flag, f.grant, grant)
 		}
 	}
@@ -73,12 +62,12 @@ func (s *session) setGrant(c *cli.Context, cfg *oauth.Config) error {
 	case "authorization-code":
 	case "client-credentials":
 		cfg.Grant, cfg.Browser = "client_credentials", nil
-		if cfg.ClientID == "" || (cfg.ClientSecret == "" && c.String("client-key") == "") {
+		if cfg.ClientID == "" || (cfg.ClientSecret == "" && g.ClientKey == "") {
 			return usagef("--grant client-credentials needs --client-id, with --client-secret or --client-key")
 		}
 	case "jwt-bearer":
 		cfg.Grant, cfg.Browser = oauth.GrantJWTBearer, nil
-		a, err := s.tokenSetting(c, "assertion")
+		a, err := s.tokenSetting("assertion", g.Assertion)
 		if err != nil {
 			return err
 		}
@@ -89,10 +78,10 @@ func (s *session) setGrant(c *cli.Context, cfg *oauth.Config) error {
 	case "id-jag":
 		cfg.Grant, cfg.Browser = oauth.GrantIDJAG, nil
 		idp := &cfg.IdentityProvider
-		idp.TokenEndpoint, _ = s.grantSetting(c, "idp-token-endpoint")
-		idp.ClientID, _ = s.grantSetting(c, "idp-client-id")
-		idp.ClientSecret, _ = s.grantSetting(c, "idp-client-secret")
-		t, err := s.tokenSetting(c, "id-token")
+		idp.TokenEndpoint, _ = s.grantSetting("idp-token-endpoint", g.IDPTokenEndpoint)
+		idp.ClientID, _ = s.grantSetting("idp-client-id", g.IDPClientID)
+		idp.ClientSecret, _ = s.grantSetting("idp-client-secret", g.IDPClientSecret)
+		t, err := s.tokenSetting("id-token", g.IDToken)
 		if err != nil {
 			return err
 		}

@@ -80,16 +80,16 @@ func newCmdBatch(f *Factory, runF func(*batchOptions) error) *cli.Command {
 
 func runBatch(o *batchOptions) error {
 	fromStdin := o.File == "" || o.File == "-"
-	if o.c.Bool("dry-run") {
+	if o.Globals.DryRun {
 		return usagef("batch does not take --dry-run: show one line's requests with 'mcpctl --dry-run LINE'")
 	}
-	if o.c.String("jq") != "" {
+	if o.Globals.JQ != "" {
 		return usagef("batch prints JSON lines, one per request: filter them with jq, not --jq")
 	}
-	if fromStdin && o.c.String("answers") == "-" {
+	if fromStdin && o.Globals.Answers == "-" {
 		return usagef("--answers - and the batch both read stdin: give the batch a FILE, or --answers FILE")
 	}
-	var in io.Reader = o.f.IOStreams.In
+	var in io.Reader = o.IO.In
 	if !fromStdin {
 		file, err := os.Open(o.f.expandHome(o.File))
 		if err != nil {
@@ -100,24 +100,29 @@ func runBatch(o *batchOptions) error {
 	}
 	// A batch never prompts: its answers come from --answer, --answers and
 	// --elicit, the same for every line; a line without one fails (exit 6).
-	ios := *o.f.IOStreams
+	ios := *o.IO
 	ios.SetStdinTTY(false)
 	bf := *o.f
 	bf.IOStreams = &ios
-	s, err := newSession(o.c, &bf)
+	conn, err := bf.connect(o.ctx(), o.Globals, ConnectOptions{})
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer conn.Close()
+	s, ok := conn.(*connection)
+	if !ok {
+		return fmt.Errorf("batch lines share mcpctl's own connection, not a %T", conn)
+	}
 	s.input.perRequest = true
-	b := &batchRun{s: s, f: o.f, parallel: o.Parallel, failFast: o.FailFast}
+	b := &batchRun{s: s, f: o.f, g: o.Globals, parallel: o.Parallel, failFast: o.FailFast}
 	return b.run(o.ctx(), in)
 }
 
-// batchRun is one batch: the session whose client every line borrows.
+// batchRun is one batch: the connection whose client every line borrows.
 type batchRun struct {
-	s        *session
-	f        *Factory // the batch command's, for the lines' factories
+	s        *connection
+	f        *Factory       // the batch command's, for the lines' factories
+	g        *GlobalOptions // the batch's, which hold for every line
 	parallel int
 	failFast bool
 }
@@ -136,6 +141,9 @@ type batchLine struct {
 type batchError struct {
 	Code, First, Failed, Total int
 }
+
+// ExitCode is the first failing line's.
+func (e *batchError) ExitCode() int { return e.Code }
 
 func (e *batchError) Error() string {
 	return fmt.Sprintf("batch: %d of %d lines failed; the first is line %d (exit %d)", e.Failed, e.Total, e.First, e.Code)
@@ -316,16 +324,20 @@ func (b *batchRun) runLine(ctx context.Context, in rawLine) (out, errs []byte, c
 	var stdout, stderr bytes.Buffer
 	lf := *b.f
 	lf.IOStreams = &output.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}
-	lf.batch = b
+	lf.Connect = func(_ context.Context, _ *GlobalOptions, how ConnectOptions) (Connection, error) {
+		return b.lineConnection(lf.IOStreams, how), nil
+	}
 	words, tool, err := b.lineWords(in)
 	var app *cli.App
 	if err == nil {
 		app = newAppFor(&lf, words)
 		err = checkBatchLine(app, words)
 		// A line has no global flags (checkBatchLine refuses them: its
-		// session is the batch's), and urfave checks each flag against
-		// every other on each run, ≈ half the time of a line that pings.
+		// connection is the batch's, and so are its options), and urfave
+		// checks each flag against every other on each run, ≈ half the
+		// time of a line that pings.
 		app.Flags, app.Before = nil, nil
+		app.Metadata[globalsKey] = b.g
 	}
 	if err == nil {
 		lctx := context.WithValue(ctx, lineInputKey{}, b.s.input.forLine())
@@ -502,13 +514,15 @@ func compactRaw(raw json.RawMessage) (json.RawMessage, error) {
 	return b.Bytes(), nil
 }
 
-// session is a line's session: the batch's client and connection, this
-// line's streams, JSON output. Closing it closes nothing of the batch's.
-func (b *batchRun) session(c *cli.Context, f *Factory) *session {
+// lineConnection is a line's connection: the batch's client and settings,
+// this line's streams, JSON output. Closing it closes nothing of the
+// batch's.
+func (b *batchRun) lineConnection(ios *output.IOStreams, how ConnectOptions) *connection {
 	bs := b.s
-	return &session{
-		connSettings: bs.connSettings, f: f, ios: f.IOStreams, client: bs.client,
-		render: output.Options{Format: output.FormatJSON}, opts: bs.opts,
-		progress: bs.progress, input: bs.input, pageable: hasFlag(c.Command, "cursor"), borrowed: true,
+	st := *bs.connSettings
+	st.render, st.pageable = output.Options{Format: output.FormatJSON}, how.Pageable
+	return &connection{
+		connSettings: &st, f: b.f, ios: ios, client: bs.client, opts: bs.opts,
+		progress: bs.progress, input: bs.input, borrowed: true,
 	}
 }

@@ -117,7 +117,7 @@ func newCmdCacheList(f *Factory, runF func(*noOptions) error) *cli.Command {
 
 func runCacheList(o *noOptions) error {
 	ios := o.f.IOStreams
-	render, err := renderOptions(o.c, ios)
+	render, err := o.renderOptions()
 	if err != nil {
 		return err
 	}

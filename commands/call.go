@@ -35,10 +35,10 @@ func newCmdCall(f *Factory, runF func(*callOptions) error) *cli.Command {
 }
 
 func runCall(o *callOptions) error {
-	return o.withSession(func(s *session) error {
+	return o.withConnection(func(conn Connection) error {
 		var params json.RawMessage
 		if o.HasParams {
-			data, err := readJSONArg("params", o.Params, s.ios.In)
+			data, err := readJSONArg("params", o.Params, o.IO.In)
 			if err != nil {
 				return err
 			}
@@ -48,10 +48,10 @@ func runCall(o *callOptions) error {
 			}
 			params = obj.JSON()
 		}
-		raw, err := s.client.Call(o.ctx(), o.Method, params, nil)
+		raw, err := conn.Client().Call(o.ctx(), o.Method, params, nil)
 		if err != nil {
 			return wrapOp(o.Method, err)
 		}
-		return s.print(o.ctx(), output.KindGeneric, raw)
+		return conn.Print(o.ctx(), output.KindGeneric, raw)
 	})
 }

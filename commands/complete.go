@@ -47,16 +47,16 @@ func newCmdComplete(f *Factory, runF func(*completeOptions) error) *cli.Command 
 }
 
 func runComplete(o *completeOptions) error {
-	return o.withSession(func(s *session) error {
+	return o.withConnection(func(conn Connection) error {
 		params, err := completeParams(o)
 		if err != nil {
 			return err
 		}
-		raw, err := s.client.Call(o.ctx(), "completion/complete", params, nil)
+		raw, err := conn.Client().Call(o.ctx(), "completion/complete", params, nil)
 		if err != nil {
 			return wrapOp("completion/complete", err)
 		}
-		return s.print(o.ctx(), output.KindComplete, raw)
+		return conn.Print(o.ctx(), output.KindComplete, raw)
 	})
 }
 

@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
@@ -83,18 +82,18 @@ func newCmdConfigList(f *Factory, runF func(*noOptions) error) *cli.Command {
 }
 
 func runConfigList(o *noOptions) error {
-	c, ios := o.c, o.f.IOStreams
+	ios := o.IO
 	// The servers first: a broken file is this command's error, not a
 	// warning about its defaults.
-	set, err := configsOf(c).load(true)
+	set, err := o.f.config().load(true)
 	if err != nil {
 		return err
 	}
-	render, err := renderOptions(c, ios)
+	render, err := o.renderOptions()
 	if err != nil {
 		return err
 	}
-	return output.Render(c.Context, ios, render, output.KindConfigList, configListing(set, o.f.homeDir()))
+	return output.Render(o.ctx(), ios, render, output.KindConfigList, configListing(set, o.f.homeDir()))
 }
 
 func configListing(set *config.Set, home string) json.RawMessage {
@@ -166,19 +165,19 @@ func newCmdConfigShow(f *Factory, runF func(*configNameOptions) error) *cli.Comm
 }
 
 func runConfigShow(o *configNameOptions) error {
-	c, ios := o.c, o.f.IOStreams
-	srv, err := configsOf(c).lookup(o.Name)
+	ios := o.IO
+	srv, err := o.f.config().lookup(o.Name)
 	if err != nil {
 		return err
 	}
-	render, err := renderOptions(c, ios)
+	render, err := o.renderOptions()
 	if err != nil {
 		return err
 	}
 	if render.Format == output.FormatText && render.Query == nil {
 		render.Format = output.FormatYAML // an entry reads best the way it is written
 	}
-	if err := output.Render(c.Context, ios, render, output.KindGeneric, serverJSON(srv)); err != nil {
+	if err := output.Render(o.ctx(), ios, render, output.KindGeneric, serverJSON(srv)); err != nil {
 		return err
 	}
 	if srv.Problem != "" {
@@ -295,15 +294,15 @@ func checkServerName(name string) error {
 // line (never from MCPCTL_URL and friends: the entry records what was
 // typed).
 func serverFromFlags(o *configAddOptions) (*config.Server, error) {
-	c, name := o.c, o.Name
+	g, name := o.Globals, o.Name
 	s := &config.Server{Name: name, Description: o.Description}
-	url, stdio := c.String("url"), c.String("stdio")
+	url, stdio := g.URL, g.Stdio
 	switch {
 	case url != "" && stdio != "":
 		return nil, usagef("both --url and --stdio given: pass only one")
 	case url != "":
 		s.Type, s.URL = "http", url
-		if len(c.StringSlice("env")) > 0 || c.String("cwd") != "" {
+		if len(g.Env) > 0 || g.Cwd != "" {
 			return nil, usagef("--env and --cwd are for stdio servers; %q has a URL", name)
 		}
 	case stdio != "":
@@ -315,46 +314,36 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 		if len(s.Args) == 0 {
 			s.Args = nil
 		}
-		if len(c.StringSlice("header")) > 0 {
+		if len(g.Header) > 0 {
 			return nil, usagef("-H is for servers with a URL; %q runs a command", name)
 		}
 	default:
 		return nil, usagef("say how to reach %q: --url URL or --stdio 'CMD ARGS…'", name)
 	}
-	for _, h := range c.StringSlice("header") {
-		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usagef("invalid header %q: write it as 'Name: value'", h)
-		}
-		s.Headers = append(s.Headers, config.KV{Key: strings.TrimSpace(k), Value: strings.TrimSpace(v)})
+	var err error
+	if s.Headers, err = config.ParseHeaders(g.Header); err != nil {
+		return nil, configError(err)
 	}
-	for _, e := range c.StringSlice("env") {
-		k, v, ok := strings.Cut(e, "=")
-		if !ok || k == "" {
-			return nil, usagef("invalid --env %q: write it as KEY=VALUE", e)
-		}
-		s.Env = append(s.Env, config.KV{Key: k, Value: v})
+	if s.Env, err = config.ParseEnv(g.Env); err != nil {
+		return nil, configError(err)
 	}
-	s.Cwd = c.String("cwd")
-	s.Roots = c.StringSlice("root")
-	if typed(c, "protocol-version") {
-		v := c.String("protocol-version")
+	s.Cwd = g.Cwd
+	s.Roots = g.Root
+	if g.Typed("protocol-version") {
+		v := g.ProtocolVersion
 		if !client.IsSupportedVersion(v) {
 			return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions(), ", "))
 		}
 		s.ProtocolVersion = v
 	}
-	if typed(c, "timeout") {
-		s.Timeout = c.Duration("timeout")
+	if g.Typed("timeout") {
+		s.Timeout = g.Timeout
 	}
 	for _, k := range config.SettingKeys() {
-		if k.Flag == "timeout" || !typed(c, k.Flag) {
+		if k.Flag == "timeout" || !g.Typed(k.Flag) {
 			continue
 		}
-		v := c.String(k.Flag)
-		if d, ok := c.Value(k.Flag).(time.Duration); ok {
-			v = config.FormatDuration(d)
-		}
+		v := g.settingText(k.Flag)
 		if want := settingProblem(k.Flag, v); want != "" {
 			return nil, usagef("invalid %s %s for %q: %s", dashed(k.Flag), shownValue(v), name, want)
 		}
@@ -364,15 +353,15 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 		s.Settings = append(s.Settings, config.Setting{Key: k.Key, Flag: k.Flag, Value: v})
 	}
 	for _, a := range addAuthKeys {
-		if !typed(c, a.flag) {
+		if !g.Typed(a.flag) {
 			continue
 		}
 		if s.URL == "" {
 			return nil, usagef("%s is for servers with a URL; %q runs a command", dashed(a.flag), name)
 		}
-		s.Auth = append(s.Auth, config.KV{Key: a.key, Value: c.String(a.flag)})
+		s.Auth = append(s.Auth, config.KV{Key: a.key, Value: g.settingText(a.flag)})
 	}
-	if refused := unstorable(c); len(refused) > 0 {
+	if refused := unstorable(g); len(refused) > 0 {
 		it := "it"
 		if len(refused) > 1 {
 			it = "them"
@@ -413,10 +402,10 @@ func addStores(flag string) bool {
 // unstorable lists the global flags typed on a config add command line
 // that an entry has no place for: refused rather than dropped, so that
 // nobody believes --jq or --insecure was recorded.
-func unstorable(c *cli.Context) []string {
+func unstorable(g *GlobalOptions) []string {
 	var out []string
 	for _, fl := range globalFlags() {
-		if name := flagNameOf(fl); !addStores(name) && typed(c, name) {
+		if name := flagNameOf(fl); !addStores(name) && g.Typed(name) {
 			out = append(out, dashed(name))
 		}
 	}
@@ -449,7 +438,7 @@ func saveServers(in invocation, servers []*config.Server, force bool, report str
 	errOut := in.f.IOStreams.ErrOut
 	fmt.Fprintf(errOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
 	for _, n := range names {
-		if findCommand(wholeTree(in.c.App).Commands, n) != nil {
+		if findCommand(in.tree().Commands, n) != nil {
 			fmt.Fprintf(errOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
 		}
 	}
@@ -479,14 +468,14 @@ func newCmdConfigRemove(f *Factory, runF func(*configNameOptions) error) *cli.Co
 }
 
 func runConfigRemove(o *configNameOptions) error {
-	c, ios := o.c, o.f.IOStreams
+	ios := o.IO
 	name := o.Name
 	doc, err := config.OpenDoc(o.f.configFile())
 	if err != nil {
 		return configError(err)
 	}
 	if !doc.Remove(name) {
-		set, err := configsOf(c).load(true)
+		set, err := o.f.config().load(true)
 		if err != nil {
 			return err
 		}
@@ -495,7 +484,7 @@ func runConfigRemove(o *configNameOptions) error {
 				return usagef("server %q comes from %s, which mcpctl only reads; edit that file", name, s.Source.File)
 			}
 		}
-		own, _ := configsOf(c).load(false)
+		own, _ := o.f.config().load(false)
 		return configError(&config.NotFoundError{Name: name, File: doc.File, Known: own.Names()})
 	}
 	if err := doc.Save(); err != nil {
@@ -528,13 +517,12 @@ func newCmdConfigImport(f *Factory, runF func(*configImportOptions) error) *cli.
 }
 
 func runConfigImport(o *configImportOptions) error {
-	c := o.c
 	file := o.f.expandHome(o.File)
 	set, err := config.ReadFile(file, o.f.configOptions(true))
 	if err != nil {
 		return configError(err)
 	}
-	configsOf(c).warn(set.Warnings)
+	o.f.config().warn(set.Warnings)
 	names := o.Names
 	switch {
 	case o.All && len(names) > 0:
@@ -577,7 +565,7 @@ func newCmdConfigEdit(f *Factory, runF func(*noOptions) error) *cli.Command {
 }
 
 func runConfigEdit(o *noOptions) error {
-	c, ios := o.c, o.f.IOStreams
+	ios := o.IO
 	file := o.f.configFile()
 	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
 		if err := atomicfile.Write(file, []byte(config.NewFileText)); err != nil {
@@ -595,7 +583,7 @@ func runConfigEdit(o *noOptions) error {
 	if err != nil || len(argv) == 0 {
 		return usagef("cannot split the editor command %q; set VISUAL or EDITOR to a command", editor)
 	}
-	cmd := exec.CommandContext(c.Context, argv[0], append(argv[1:], file)...)
+	cmd := exec.CommandContext(o.ctx(), argv[0], append(argv[1:], file)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = ios.In, ios.Out, ios.ErrOut
 	if err := cmd.Run(); err != nil {
 		return usagef("the editor %q failed (%v); set VISUAL or EDITOR to one that works", editor, err)
@@ -608,7 +596,7 @@ func runConfigEdit(o *noOptions) error {
 		}
 		return configError(err)
 	}
-	configsOf(c).warn(set.Warnings)
+	o.f.config().warn(set.Warnings)
 	fmt.Fprintf(ios.ErrOut, "mcpctl: %s: %d servers\n", file, len(set.Servers))
 	return nil
 }

@@ -67,7 +67,7 @@ func (k *continuation) seal(key []byte) (string, error) {
 }
 
 // newContinuation builds the document for a call stopped by ire.
-func (s *session) newContinuation(ire *client.InputRequiredError) (json.RawMessage, error) {
+func (s *connection) newContinuation(ire *client.InputRequiredError) (json.RawMessage, error) {
 	reqs := ojson.Members{}
 	for _, r := range ire.Requests {
 		o := ojson.Members{}

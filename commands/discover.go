@@ -16,11 +16,11 @@ func newCmdDiscover(f *Factory, runF func(*noOptions) error) *cli.Command {
 }
 
 func runDiscover(o *noOptions) error {
-	return o.withSession(func(s *session) error {
-		raw, err := s.client.Call(o.ctx(), "server/discover", nil, nil)
+	return o.withConnection(func(conn Connection) error {
+		raw, err := conn.Client().Call(o.ctx(), "server/discover", nil, nil)
 		if err != nil {
 			return wrapOp("server/discover", err)
 		}
-		return s.print(o.ctx(), output.KindDiscover, raw)
+		return conn.Print(o.ctx(), output.KindDiscover, raw)
 	})
 }

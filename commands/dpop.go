@@ -5,22 +5,13 @@ package commands
 // DPoP or the MCP server challenges with it (client/oauth/dpop.go).
 
 import (
-	"github.com/urfave/cli/v2"
-
 	"github.com/mcpctl/mcpctl/client/oauth"
 )
 
-func dpopFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.BoolFlag{Name: "dpop", Usage: "bind OAuth tokens to a key of mcpctl's (DPoP, RFC 9449) even where the authorization server does not advertise it, and refuse unbound ones", EnvVars: []string{"MCPCTL_DPOP"}, Category: catAuth},
-		&cli.BoolFlag{Name: "no-dpop", Usage: "never bind OAuth tokens with DPoP: Bearer tokens only", Category: catAuth},
-	}
-}
-
 // dpopMode reads --dpop and --no-dpop, else the configured server's auth
 // setting dpop (true or false).
-func (s *session) dpopMode(c *cli.Context) (oauth.DPoPMode, error) {
-	on, off := c.Bool("dpop"), c.Bool("no-dpop")
+func (s *connection) dpopMode() (oauth.DPoPMode, error) {
+	on, off := s.g.DPoP, s.g.NoDPoP
 	switch {
 	case on && off:
 		return 0, usagef("both --dpop and --no-dpop given: pass only one")

@@ -23,13 +23,14 @@ import (
 // real run builds its call from a stale one too): fetching it would send
 // a request. Without it the arguments are shown as given, and a note
 // on stderr says so.
-func (s *session) dryToolCall(ctx context.Context, name string, args json.RawMessage, co *client.CallOptions) (json.RawMessage, error) {
-	list, err := s.client.ListWith(ctx, "tools/list", "tools", "", true, &client.CallOptions{CacheOnly: true, Hint: true})
+func dryToolCall(ctx context.Context, conn Connection, ios *output.IOStreams, name string, args json.RawMessage, co *client.CallOptions) (json.RawMessage, error) {
+	cl := conn.Client()
+	list, err := cl.ListWith(ctx, "tools/list", "tools", "", true, &client.CallOptions{CacheOnly: true, Hint: true})
 	if err == nil {
 		tool, ferr := client.FindTool(list, name)
 		if ferr == nil {
 			co.Tool = tool
-			return s.client.CallTool(ctx, name, args, co)
+			return cl.CallTool(ctx, name, args, co)
 		}
 		err = ferr
 	}
@@ -39,9 +40,10 @@ func (s *session) dryToolCall(ctx context.Context, name string, args json.RawMes
 	}
 	// A real run needs the definition to type the arguments, and over HTTP
 	// to mirror them into headers; otherwise there is nothing to say.
-	if co.PrepareArgs != nil || s.http {
+	http := cl.Binding() == client.BindingStreamable || cl.Binding() == client.BindingSSE
+	if co.PrepareArgs != nil || http {
 		shown := "arguments shown as given, untyped"
-		if s.http {
+		if http {
 			shown += " and without Mcp-Param-* headers"
 		}
 		why := "no cached tool list for this server"
@@ -50,9 +52,9 @@ func (s *session) dryToolCall(ctx context.Context, name string, args json.RawMes
 			why = fmt.Sprintf("the cached tool list has no tool %q", name)
 			how = "'mcpctl tools list' refreshes it"
 		}
-		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine("mcpctl: note: "+why+": "+shown+"; "+how))
+		fmt.Fprintln(ios.ErrOut, output.SanitizeLine("mcpctl: note: "+why+": "+shown+"; "+how))
 	}
-	return s.client.Call(ctx, "tools/call", toolCallParams(name, args), &client.CallOptions{NoWait: co.NoWait})
+	return cl.Call(ctx, "tools/call", toolCallParams(name, args), &client.CallOptions{NoWait: co.NoWait})
 }
 
 // dryRunPrinter shows each request a dry run would send, on w: an HTTP

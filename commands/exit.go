@@ -7,9 +7,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
-	"github.com/mcpctl/mcpctl/client/skills"
 	"github.com/mcpctl/mcpctl/internal/exitcode"
-	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -38,6 +36,9 @@ type ToolError struct{ Name string }
 
 func (e *ToolError) Error() string { return fmt.Sprintf("tool %q reported an error", e.Name) }
 
+// ExitCode is ExitToolError.
+func (e *ToolError) ExitCode() int { return ExitToolError }
+
 // opError names the operation that failed, keeping the cause for errors.As.
 type opError struct {
 	Op  string
@@ -54,72 +55,72 @@ func wrapOp(op string, err error) error {
 	return &opError{Op: op, Err: err}
 }
 
-// ExitCode maps an error to the documented exit code. Every error kind of
-// client/, its subpackages, output/, config/ and commands/ is named in
-// the table of TestExitCodeOfEveryKind, which checks the code each gets
-// here and that each code is documented.
+// ExitCode maps an error to the documented exit code: the code an error
+// of mcpctl's own carries (exitcode.Coder: usage errors, a tool's
+// isError, a session's or a batch's failures), else the first row of
+// libraryCodes that the error matches. Every error kind of client/, its
+// subpackages, output/, config/ and commands/ is named in the table of
+// TestExitCodeOfEveryKind, which checks the code each gets here and that
+// each code is documented.
 func ExitCode(err error) int {
-	var (
-		usage   *UsageError
-		params  *client.ParamsError
-		unknown *client.UnknownToolError
-		tool    *ToolError
-		conn    *client.ConnError
-		timeout *client.TimeoutError
-		proto   *client.ProtocolError
-		httpErr *client.HTTPError
-		auth    *client.AuthError
-		rpc     *client.RPCError
-		invalid *client.InvalidToolError
-		version *client.VersionError
-		input   *client.InputRequiredError
-		query   *output.QueryError
-		era     *client.EraError
-		oauthE  *oauth.Error
-		kc      *oauth.KeychainError
-
-		cancelled *client.TaskCancelledError
-		rounds    *client.TaskRoundsError
-		listBig   *client.ListTooLargeError
-		listSlow  *client.ListTimeoutError
-		waited    *client.TaskInterruptedError
-		capErr    *client.CapabilityError
-		noTask    *client.TaskSupportError
-		expired   *client.SessionExpiredError
-		ackSlow   *client.AckTimeoutError
-		batch     *batchError
-		skillBad  *skills.EntryError
-		skillVer  *skills.VerifyError
-		undecl    *skills.NotDeclaredError
-		ks        *sessiond.Error
-	)
-	switch {
-	case err == nil, errors.Is(err, client.ErrDryRun):
+	if err == nil || errors.Is(err, client.ErrDryRun) {
 		return ExitOK
-	case errors.As(err, &ks):
-		return ks.Code // what the session process found, with its code
-	case errors.As(err, &batch):
-		return batch.Code // the first failing line's
-	case errors.As(err, &waited) && waited.TimedOut():
-		return ExitConnection // --timeout ended the wait; the task keeps running
-	case errors.Is(err, context.Canceled):
-		return ExitInterrupted
-	case errors.As(err, &tool), errors.As(err, &cancelled):
-		return ExitToolError
-	case errors.As(err, &usage), errors.As(err, &params), errors.As(err, &unknown), errors.As(err, &query), errors.As(err, &noTask):
-		return ExitUsage
-	case errors.As(err, &era):
-		return ExitConnection // neither probe nor initialize answered
-	case errors.As(err, &auth), errors.As(err, &oauthE), errors.As(err, &kc), errors.Is(err, oauth.ErrKeychainItemNotFound), errors.Is(err, oauth.ErrNoBrowser), errors.Is(err, oauth.ErrNotHTTPS), errors.Is(err, client.ErrNonceRepeated):
-		return ExitAuth
-	case errors.As(err, &input), errors.As(err, &rounds), errors.Is(err, client.ErrNoAnswer):
-		return ExitInput
-	case errors.As(err, &rpc), errors.As(err, &invalid), errors.As(err, &version):
-		return ExitServerError
-	case errors.As(err, &conn), errors.As(err, &timeout), errors.As(err, &proto), errors.As(err, &httpErr),
-		errors.As(err, &listBig), errors.As(err, &listSlow), errors.As(err, &capErr), errors.As(err, &expired), errors.As(err, &ackSlow),
-		errors.As(err, &skillBad), errors.As(err, &skillVer), errors.As(err, &undecl):
-		return ExitConnection
+	}
+	var coder exitcode.Coder
+	if errors.As(err, &coder) {
+		return coder.ExitCode()
+	}
+	for _, row := range libraryCodes {
+		if row.is(err) {
+			return row.code
+		}
 	}
 	return ExitConnection
+}
+
+// libraryCodes gives the library's error kinds their exit codes, in
+// order: the first row an error matches wins. What no row names (a
+// connection refused, a timeout, a protocol violation, a page too many)
+// is a connection failure.
+var libraryCodes = []struct {
+	code int
+	is   func(error) bool
+}{
+	// --timeout ended the wait; the task keeps running.
+	{ExitConnection, func(err error) bool {
+		var waited *client.TaskInterruptedError
+		return errors.As(err, &waited) && waited.TimedOut()
+	}},
+	{ExitInterrupted, isError(context.Canceled)},
+	{ExitToolError, asError[*client.TaskCancelledError]},
+	{ExitUsage, anyOf(asError[*client.ParamsError], asError[*client.UnknownToolError], asError[*output.QueryError], asError[*client.TaskSupportError])},
+	// Neither probe nor initialize answered: before any error of the
+	// server's own, which it holds.
+	{ExitConnection, asError[*client.EraError]},
+	{ExitAuth, anyOf(asError[*client.AuthError], asError[*oauth.Error], asError[*oauth.KeychainError],
+		isError(oauth.ErrKeychainItemNotFound), isError(oauth.ErrNoBrowser), isError(oauth.ErrNotHTTPS), isError(client.ErrNonceRepeated))},
+	{ExitInput, anyOf(asError[*client.InputRequiredError], asError[*client.TaskRoundsError], isError(client.ErrNoAnswer))},
+	{ExitServerError, anyOf(asError[*client.RPCError], asError[*client.InvalidToolError], asError[*client.VersionError])},
+}
+
+// asError reports whether err's chain holds an error of type T.
+func asError[T error](err error) bool {
+	var t T
+	return errors.As(err, &t)
+}
+
+// isError matches err's chain against a sentinel.
+func isError(target error) func(error) bool {
+	return func(err error) bool { return errors.Is(err, target) }
+}
+
+func anyOf(fs ...func(error) bool) func(error) bool {
+	return func(err error) bool {
+		for _, f := range fs {
+			if f(err) {
+				return true
+			}
+		}
+		return false
+	}
 }

@@ -18,7 +18,7 @@ import (
 // explain adds to an error what the user can do about it: the
 // continuation document for a call stopped for input, the flag that
 // supplies a capability the server requires, how to pick up a task.
-func (s *session) explain(err error) error {
+func (s *connection) Explain(err error) error {
 	if err == nil {
 		return nil
 	}

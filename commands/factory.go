@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -32,17 +34,76 @@ type Factory struct {
 	Getwd func() (string, error)
 	// GOOS names the system (runtime.GOOS): config.Dirs' rules.
 	GOOS string
-	// Transport, when set, is how every session reaches its server in
-	// place of the real HTTP and stdio transports: a test answers from the
-	// same process. nil: the real ones.
-	Transport func(*connSettings) (client.Transport, error)
-	// tap, set in a session process (sessions.go, heldConnection), wraps
-	// the transports its held connection uses (sessiond.Config.Connect).
-	tap func(client.Transport) client.Transport
+	// Connect reaches the server the global options name, for a command
+	// (see Connection). nil is the real one (connect.go); a test answers
+	// from the same process, a batch line borrows the batch's connection,
+	// and the session process wraps what it holds.
+	Connect ConnectFunc
 
-	// batch is set in the factory of a batch line: its sessions borrow the
-	// batch's connection instead of making one.
-	batch *batchRun
+	// configs reads the config files once for the factory's commands.
+	configs *configLoader
+}
+
+// ConnectFunc reaches the server g names, as how says.
+type ConnectFunc func(ctx context.Context, g *GlobalOptions, how ConnectOptions) (Connection, error)
+
+// ConnectOptions is what a command asks of its connection beyond the
+// global options.
+type ConnectOptions struct {
+	// Pageable: the command has --cursor, so a listing too large or too
+	// slow can be paged by hand (a hint names it).
+	Pageable bool
+	// Listen: a line that is not JSON-RPC is reported and skipped, not
+	// fatal (one bad line should not end hours of listening).
+	Listen bool
+	// Fallback is the server to reach when neither flags nor variables
+	// name one (resume: the continuation's).
+	Fallback *connInfo
+	// Direct reaches the server itself, never through a kept-alive
+	// session; Wrap, when set, wraps each transport the client uses (the
+	// session process's own connection).
+	Direct bool
+	Wrap   func(client.Transport) client.Transport
+}
+
+// Connection is what a command holds while it talks to a server: the
+// client, and the command line's way of showing what comes back.
+type Connection interface {
+	// Client sends the requests.
+	Client() *client.Client
+	// ServerID is the server's identity, which its cached results, its
+	// tasks and its session are kept under.
+	ServerID() string
+	// Output is how results are printed: -o, --jq, the config's choice.
+	Output() output.Options
+	// Print renders a raw result on stdout.
+	Print(ctx context.Context, kind output.Kind, raw json.RawMessage) error
+	// Warn says on stderr what the user should know that does not stop
+	// the command.
+	Warn(msgs ...string)
+	// Trace writes a --trace line (none without --trace); msg may quote
+	// the server.
+	Trace(msg string)
+	// FinishCall runs a call that may go through input rounds or a task
+	// and prints its result: a tool's isError is a *ToolError (exit 1)
+	// once the result is printed, a task handle is printed as it is.
+	FinishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error
+	// Explain adds to an error what the user can do about it.
+	Explain(err error) error
+	// Reconnect replaces the client with one on a fresh transport to the
+	// same server (a new server process on stdio), for listen after the
+	// connection broke.
+	Reconnect() error
+	// Close ends the connection: a stdio server is shut down.
+	Close()
+}
+
+// connInfo is how a server was reached, kept in continuations so that
+// resume can reach it again.
+type connInfo struct {
+	url, stdio, cwd string
+	env             []string
+	name            string // a configured server, found again by name
 }
 
 // ProcessFactory is the factory of this process: its environment, its
@@ -92,4 +153,13 @@ func (f *Factory) configOptions(foreign bool) config.Options {
 // configEnv is what a configured server's ${VAR} and ~ expand to.
 func (f *Factory) configEnv() config.Env {
 	return config.Env{Lookup: f.LookupEnv, Home: f.homeDir()}
+}
+
+// config is the factory's config loader, made on first use; its warnings
+// go to the factory's stderr, once each.
+func (f *Factory) config() *configLoader {
+	if f.configs == nil {
+		f.configs = newConfigLoader(f.configOptions, f.configEnv(), f.expandHome, f.configFile(), f.IOStreams.ErrOut)
+	}
+	return f.configs
 }

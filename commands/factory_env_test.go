@@ -70,8 +70,8 @@ func TestFlagVariablesFromFactory(t *testing.T) {
 			if r.code != ExitOK || got == nil {
 				t.Fatalf("exit %d, stderr %q", r.code, r.err)
 			}
-			if d := got.c.Duration("timeout"); d != tc.timeout || got.c.IsSet("timeout") != tc.set {
-				t.Errorf("--timeout %v (set %v), want %v (set %v)", d, got.c.IsSet("timeout"), tc.timeout, tc.set)
+			if d := got.Globals.Timeout; d != tc.timeout || got.Globals.IsSet("timeout") != tc.set {
+				t.Errorf("--timeout %v (set %v), want %v (set %v)", d, got.Globals.IsSet("timeout"), tc.timeout, tc.set)
 			}
 		})
 	}

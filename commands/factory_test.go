@@ -113,10 +113,10 @@ func (e *testEnv) runCommand(group string, build func(*Factory) *cli.Command, ar
 	return runResult{code, out.String(), errOut.String()}
 }
 
-// forget drops what urfave parsed, so that options compare as values;
-// it reports whether the action had set both.
+// forget drops the invocation, so that options compare as values; it
+// reports whether the action had set it.
 func (in *invocation) forget() bool {
-	ok := in.f != nil && in.c != nil
+	ok := in.f != nil && in.Globals != nil && in.Connect != nil && in.IO != nil
 	*in = invocation{}
 	return ok
 }

@@ -254,7 +254,7 @@ func runHelp(o *helpOptions) error {
 			return err
 		}
 	}
-	cmds := wholeTree(o.c.App).Commands
+	cmds := o.tree().Commands
 	for _, a := range args {
 		cmd := findCommand(cmds, a)
 		if cmd == nil || cmd.Hidden {

@@ -467,17 +467,13 @@ func openBrowser(u string) error {
 }
 
 // readInputConfig reads the answering flags.
-func readInputConfig(c interface {
-	StringSlice(string) []string
-	String(string) string
-	Bool(string) bool
-}, ios *output.IOStreams) (*inputConfig, error) {
+func readInputConfig(g *GlobalOptions, ios *output.IOStreams) (*inputConfig, error) {
 	ic := &inputConfig{
 		fieldAnswer: map[string][]fieldAnswer{},
-		openURLs:    c.Bool("open-urls"),
+		openURLs:    g.OpenURLs,
 		interactive: ios.IsStdinTTY() && ios.IsStderrTTY(),
 	}
-	for _, a := range c.StringSlice("answer") {
+	for _, a := range g.Answer {
 		kf, v, ok := strings.Cut(a, "=")
 		key, field, ok2 := strings.Cut(kf, ".")
 		if !ok || !ok2 || key == "" || field == "" {
@@ -488,7 +484,7 @@ func readInputConfig(c interface {
 		}
 		ic.fieldAnswer[key] = append(ic.fieldAnswer[key], fieldAnswer{field, v})
 	}
-	if f := c.String("answers"); f != "" {
+	if f := g.Answers; f != "" {
 		// A file name, - for stdin, or the JSON itself.
 		src := f
 		if f != "-" && !strings.HasPrefix(strings.TrimSpace(f), "{") && !strings.HasPrefix(f, "@") {
@@ -507,20 +503,20 @@ func readInputConfig(c interface {
 			ic.interactive = false // stdin is spent
 		}
 	}
-	switch e := c.String("elicit"); e {
+	switch e := g.Elicit; e {
 	case "", "accept-defaults", "decline", "cancel":
 		ic.elicit = e
 	default:
 		return nil, usagef("invalid --elicit %q: use accept-defaults, decline or cancel", e)
 	}
-	for _, r := range c.StringSlice("root") {
+	for _, r := range g.Root {
 		rt, err := parseRoot(r)
 		if err != nil {
 			return nil, err
 		}
 		ic.roots = append(ic.roots, rt)
 	}
-	if s := c.String("sampling-cmd"); s != "" {
+	if s := g.SamplingCmd; s != "" {
 		argv, err := shellquote.Split(s)
 		if err != nil || len(argv) == 0 {
 			return nil, usagef("cannot split --sampling-cmd %q", s)

@@ -84,8 +84,8 @@ func newCmdListen(f *Factory, runF func(*listenOptions) error) *cli.Command {
 }
 
 func runListen(o *listenOptions) error {
-	return o.withSession(func(s *session) error {
-		l, err := newListener(o, s)
+	return o.withConnection(func(conn Connection) error {
+		l, err := newListener(o, conn)
 		if err != nil {
 			return err
 		}
@@ -97,7 +97,8 @@ func runListen(o *listenOptions) error {
 }
 
 type listener struct {
-	s       *session
+	conn    Connection
+	ios     *output.IOStreams
 	filter  ojson.Members
 	count   int
 	limit   int
@@ -131,10 +132,11 @@ type refetchState struct {
 
 var errListenDone = errors.New("done listening")
 
-func newListener(o *listenOptions, s *session) (*listener, error) {
-	l := &listener{s: s, out: bufio.NewWriterSize(s.ios.Out, 64<<10), fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: o.Count, strict: o.Strict, refetch: o.Refetch,
-		retry: !o.NoReconnect, forDur: o.For, query: s.render.Query, trace: s.trace,
-		text: s.render.Format == output.FormatText && s.render.Query == nil}
+func newListener(o *listenOptions, conn Connection) (*listener, error) {
+	render := conn.Output()
+	l := &listener{conn: conn, ios: o.IO, out: bufio.NewWriterSize(o.IO.Out, 64<<10), fetching: map[string]*refetchState{}, invalidated: map[string]time.Time{}, limit: o.Count, strict: o.Strict, refetch: o.Refetch,
+		retry: !o.NoReconnect, forDur: o.For, query: render.Query, trace: o.Globals.Trace,
+		text: render.Format == output.FormatText && render.Query == nil}
 	if o.Once {
 		l.limit = 1
 	}
@@ -169,12 +171,12 @@ func newListener(o *listenOptions, s *session) (*listener, error) {
 // checkCapabilities refuses filters the server did not declare, from a
 // cached or fresh server/discover.
 func (l *listener) checkCapabilities(ctx context.Context) error {
-	raw, err := l.s.client.Call(ctx, "server/discover", nil, nil)
+	raw, err := l.conn.Client().Call(ctx, "server/discover", nil, nil)
 	if err != nil {
 		return wrapOp("server/discover", err)
 	}
-	if l.filter.Has("taskIds") && l.s.client.Legacy() {
-		return usagef("--task needs subscriptions/listen (protocol %s); this server speaks %s", client.LatestVersion, l.s.client.Version())
+	if l.filter.Has("taskIds") && l.conn.Client().Legacy() {
+		return usagef("--task needs subscriptions/listen (protocol %s); this server speaks %s", client.LatestVersion, l.conn.Client().Version())
 	}
 	var d struct {
 		Capabilities struct {
@@ -240,12 +242,12 @@ func (l *listener) run(parent context.Context) error {
 	backoff := 250 * time.Millisecond
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
-		res, err := l.s.client.Listen(ctx, l.filter.JSON(), client.ListenOptions{Stray: l.stray}, l.event)
+		res, err := l.conn.Client().Listen(ctx, l.filter.JSON(), client.ListenOptions{Stray: l.stray}, l.event)
 		switch {
 		case l.failed != nil:
 			return l.failed
 		case err == nil:
-			fmt.Fprintf(l.s.ios.ErrOut, "mcpctl: the server closed the subscription %s\n", output.SanitizeLine(compactJSON(res)))
+			fmt.Fprintf(l.ios.ErrOut, "mcpctl: the server closed the subscription %s\n", output.SanitizeLine(compactJSON(res)))
 			return nil
 		case ctx.Err() != nil:
 			if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, errListenDone) && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
@@ -259,14 +261,14 @@ func (l *listener) run(parent context.Context) error {
 			backoff = 250 * time.Millisecond // it had been working: start over
 		}
 		wait := backoff/2 + rand.N(backoff/2+1)
-		fmt.Fprintf(l.s.ios.ErrOut, "mcpctl: the subscription broke (%s); reconnecting in %s\n", output.SanitizeLine(err.Error()), wait.Round(time.Millisecond))
+		fmt.Fprintf(l.ios.ErrOut, "mcpctl: the subscription broke (%s); reconnecting in %s\n", output.SanitizeLine(err.Error()), wait.Round(time.Millisecond))
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
 			return nil
 		}
 		backoff = min(backoff*2, 30*time.Second)
-		if err := l.s.reconnect(); err != nil {
+		if err := l.conn.Reconnect(); err != nil {
 			return wrapOp("subscriptions/listen", err)
 		}
 		l.line(json.RawMessage(fmt.Sprintf(`{"method":"mcpctl/reconnected","params":{"attempt":%d,"note":"the subscription was re-established; events may have been missed meanwhile"}}`, attempt+1)))
@@ -289,7 +291,7 @@ func (l *listener) flush() {
 
 func (l *listener) stray(n client.Notification, why string) {
 	if l.trace {
-		fmt.Fprintf(l.s.ios.ErrOut, "# listen: ignored %s (%s)\n", output.SanitizeLine(n.Method), why)
+		fmt.Fprintf(l.ios.ErrOut, "# listen: ignored %s (%s)\n", output.SanitizeLine(n.Method), why)
 	}
 }
 
@@ -354,10 +356,10 @@ func (l *listener) acknowledged(ev client.ListenEvent) {
 			l.stop(l.failed)
 			return
 		}
-		fmt.Fprintln(l.s.ios.ErrOut, "mcpctl: warning: "+msg)
+		fmt.Fprintln(l.ios.ErrOut, "mcpctl: warning: "+msg)
 	}
-	if l.s.ios.IsStderrTTY() {
-		fmt.Fprintln(l.s.ios.ErrOut, "mcpctl: listening (Ctrl-C to stop)")
+	if l.ios.IsStderrTTY() {
+		fmt.Fprintln(l.ios.ErrOut, "mcpctl: listening (Ctrl-C to stop)")
 	}
 }
 
@@ -383,7 +385,7 @@ func (l *listener) write(raw json.RawMessage, more bool) {
 	switch {
 	case l.query != nil:
 		if err := l.query.Run(context.Background(), raw, l.out, false); err != nil {
-			fmt.Fprintln(l.s.ios.ErrOut, "mcpctl: --jq: "+output.SanitizeMessage(oneLine(err.Error())))
+			fmt.Fprintln(l.ios.ErrOut, "mcpctl: --jq: "+output.SanitizeMessage(oneLine(err.Error())))
 		}
 	case l.text:
 		fmt.Fprintln(l.out, time.Now().Format("15:04:05")+" "+describeEvent(raw))
@@ -446,11 +448,11 @@ func (l *listener) invalidate(ev client.ListenEvent) {
 	l.invalidated[key] = now
 	switch ev.Method {
 	case "notifications/tools/list_changed":
-		l.s.client.Invalidate("tools/list", nil)
+		l.conn.Client().Invalidate("tools/list", nil)
 	case "notifications/prompts/list_changed":
-		l.s.client.Invalidate("prompts/list", nil)
+		l.conn.Client().Invalidate("prompts/list", nil)
 	case "notifications/resources/list_changed":
-		l.s.client.Invalidate("resources/list", nil)
+		l.conn.Client().Invalidate("resources/list", nil)
 	case "notifications/resources/updated":
 		var p struct {
 			URI string `json:"uri"`
@@ -458,7 +460,7 @@ func (l *listener) invalidate(ev client.ListenEvent) {
 		_ = json.Unmarshal(ev.Params, &p)
 		o := ojson.Members{}
 		o.Set("uri", ojson.String(p.URI))
-		l.s.client.Invalidate("resources/read", o.JSON())
+		l.conn.Client().Invalidate("resources/read", o.JSON())
 	}
 }
 
@@ -524,12 +526,12 @@ func (l *listener) fetch(ev client.ListenEvent) {
 	var res json.RawMessage
 	var err error
 	if key != "" {
-		res, err = l.s.client.ListWith(ctx, method, key, "", true, &client.CallOptions{Refresh: true})
+		res, err = l.conn.Client().ListWith(ctx, method, key, "", true, &client.CallOptions{Refresh: true})
 	} else {
-		res, err = l.s.client.Call(ctx, method, params, &client.CallOptions{Refresh: true})
+		res, err = l.conn.Client().Call(ctx, method, params, &client.CallOptions{Refresh: true})
 	}
 	if err != nil {
-		fmt.Fprintf(l.s.ios.ErrOut, "mcpctl: --refetch %s: %s\n", method, output.SanitizeMessage(oneLine(err.Error())))
+		fmt.Fprintf(l.ios.ErrOut, "mcpctl: --refetch %s: %s\n", method, output.SanitizeMessage(oneLine(err.Error())))
 		return
 	}
 	line := ojson.Members{}

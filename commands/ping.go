@@ -29,11 +29,11 @@ func newCmdPing(f *Factory, runF func(*noOptions) error) *cli.Command {
 }
 
 func runPing(o *noOptions) error {
-	return o.withSession(func(s *session) error {
-		raw, err := s.client.Ping(o.ctx())
+	return o.withConnection(func(conn Connection) error {
+		raw, err := conn.Client().Ping(o.ctx())
 		if err != nil {
 			return wrapOp("ping", err)
 		}
-		return s.print(o.ctx(), output.KindGeneric, raw)
+		return conn.Print(o.ctx(), output.KindGeneric, raw)
 	})
 }

@@ -34,14 +34,14 @@ type promptDef struct {
 // A list the server cannot give (an error answer, a result that is no
 // list) leaves the check to the server; a connection that fails fails
 // the command, as prompts/get would.
-func (s *session) checkPrompt(ctx context.Context, name string, args json.RawMessage, allowExtra bool) error {
+func checkPrompt(ctx context.Context, conn Connection, name string, args json.RawMessage, allowExtra bool) error {
 	for attempt := 0; ; attempt++ {
 		fromCache := false
-		list, err := s.client.ListWith(ctx, "prompts/list", "prompts", "", true, &client.CallOptions{Refresh: attempt > 0, Hint: attempt == 0, FromCache: &fromCache})
+		list, err := conn.Client().ListWith(ctx, "prompts/list", "prompts", "", true, &client.CallOptions{Refresh: attempt > 0, Hint: attempt == 0, FromCache: &fromCache})
 		var rpc *client.RPCError
 		var proto *client.ProtocolError
 		if errors.As(err, &rpc) || errors.As(err, &proto) {
-			s.traceLine("prompts/get " + name + ": prompts/list failed (" + err.Error() + "): the prompt is sent unchecked")
+			conn.Trace("prompts/get " + name + ": prompts/list failed (" + err.Error() + "): the prompt is sent unchecked")
 			return nil
 		}
 		if err != nil {
@@ -49,7 +49,7 @@ func (s *session) checkPrompt(ctx context.Context, name string, args json.RawMes
 		}
 		prompts, ok := promptsOf(list)
 		if !ok {
-			s.traceLine("prompts/get " + name + ": the prompts/list result lists no prompts: the prompt is sent unchecked")
+			conn.Trace("prompts/get " + name + ": the prompts/list result lists no prompts: the prompt is sent unchecked")
 			return nil
 		}
 		err = checkPromptCall(prompts, name, args, allowExtra)
@@ -57,13 +57,6 @@ func (s *session) checkPrompt(ctx context.Context, name string, args json.RawMes
 			continue // the prompt may have changed since the list was cached
 		}
 		return err
-	}
-}
-
-// traceLine writes a --trace line; the text may quote the server.
-func (s *session) traceLine(msg string) {
-	if s.opts.Hooks.Log != nil {
-		s.opts.Hooks.Log(output.SanitizeLine(msg))
 	}
 }
 

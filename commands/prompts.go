@@ -49,24 +49,24 @@ func newCmdPromptsGet(f *Factory, runF func(*promptsGetOptions) error) *cli.Comm
 }
 
 func runPromptsGet(o *promptsGetOptions) error {
-	return o.withSession(func(s *session) error {
-		args, err := buildArguments(o.JSON, o.Items, s.ios.In)
+	return o.withConnection(func(conn Connection) error {
+		args, err := buildArguments(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err
 		}
-		if !o.NoValidate && !s.dryRun {
+		if !o.NoValidate && !o.Globals.DryRun {
 			// A dry run fetches nothing, so it shows the request unchecked.
-			if err := s.checkPrompt(o.ctx(), o.Name, args, o.AllowExtra); err != nil {
+			if err := checkPrompt(o.ctx(), conn, o.Name, args, o.AllowExtra); err != nil {
 				return wrapOp("prompts/get "+o.Name, err)
 			}
 		}
 		params := ojson.Members{}
 		params.Set("name", ojson.String(o.Name))
 		params.Set("arguments", args)
-		raw, err := s.client.Call(o.ctx(), "prompts/get", params.JSON(), nil)
+		raw, err := conn.Client().Call(o.ctx(), "prompts/get", params.JSON(), nil)
 		if err != nil {
 			return wrapOp("prompts/get "+o.Name, err)
 		}
-		return s.print(o.ctx(), output.KindPromptGet, raw)
+		return conn.Print(o.ctx(), output.KindPromptGet, raw)
 	})
 }

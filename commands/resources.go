@@ -53,17 +53,17 @@ func newCmdResourcesRead(f *Factory, runF func(*resourcesReadOptions) error) *cl
 }
 
 func runResourcesRead(o *resourcesReadOptions) error {
-	return o.withSession(func(s *session) error {
+	return o.withConnection(func(conn Connection) error {
 		params := ojson.Members{}
 		params.Set("uri", ojson.String(o.URI))
-		raw, err := s.client.Call(o.ctx(), "resources/read", params.JSON(), nil)
+		raw, err := conn.Client().Call(o.ctx(), "resources/read", params.JSON(), nil)
 		if err != nil {
-			return wrapOp("resources/read "+o.URI, explainNotFound(err, func() []string { return s.nearURIs(o.URI) }))
+			return wrapOp("resources/read "+o.URI, explainNotFound(err, func() []string { return nearURIs(conn, o.URI) }))
 		}
 		if o.Out == "" {
-			return s.print(o.ctx(), output.KindResourceRead, raw)
+			return conn.Print(o.ctx(), output.KindResourceRead, raw)
 		}
-		return saveContents(s.ios, raw, o.URI, o.Out)
+		return saveContents(o.IO, raw, o.URI, o.Out)
 	})
 }
 
@@ -76,12 +76,12 @@ func newCmdList(f *Factory, runF func(*listOptions) error, name, usage, method, 
 		ArgsUsage: " ",
 		Flags:     []cli.Flag{cursorFlag()},
 		Action: actionOf(parseList(f), runF, func(o *listOptions) error {
-			return o.withSession(func(s *session) error {
-				raw, err := s.client.List(o.ctx(), method, key, o.Cursor, o.All)
+			return o.withConnection(func(conn Connection) error {
+				raw, err := conn.Client().List(o.ctx(), method, key, o.Cursor, o.All)
 				if err != nil {
 					return wrapOp(method, err)
 				}
-				return s.print(o.ctx(), kind, raw)
+				return conn.Print(o.ctx(), kind, raw)
 			})
 		}),
 	}
@@ -114,19 +114,17 @@ func explainNotFound(err error, near func() []string) error {
 	return err
 }
 
-// nearURIs returns the URIs of the cached resources/list closest to uri.
-// The cache is only read, whatever its age (as for completion), and not
-// with --no-cache: what is sent does not depend on it.
-func (s *session) nearURIs(uri string) []string {
-	if s.opts.Cache.Mode == client.CacheOff {
-		return nil
-	}
-	cache, err := s.f.openCache()
-	if err != nil {
+// nearURIs returns the URIs of the cached resources/list closest to uri,
+// when conn keeps a cache (mcpctl's does).
+func nearURIs(conn Connection, uri string) []string {
+	cached, ok := conn.(interface {
+		cachedItems(method, key string) []json.RawMessage
+	})
+	if !ok {
 		return nil
 	}
 	var uris []string
-	for _, item := range cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, capabilityDigests()...), "resources/list", "resources") {
+	for _, item := range cached.cachedItems("resources/list", "resources") {
 		var r struct {
 			URI string `json:"uri"`
 		}
@@ -143,6 +141,20 @@ func (s *session) nearURIs(uri string) []string {
 		}
 	}
 	return near
+}
+
+// cachedItems are the items of this server's cached listing, whatever
+// its age (as for completion): only read, and not with --no-cache, since
+// what is sent does not depend on it.
+func (s *connection) cachedItems(method, key string) []json.RawMessage {
+	if s.opts.Cache.Mode == client.CacheOff {
+		return nil
+	}
+	cache, err := s.f.openCache()
+	if err != nil {
+		return nil
+	}
+	return cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, capabilityDigests()...), method, key)
 }
 
 type resourceContents struct {

@@ -26,7 +26,7 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 			if err := needArgs(c, 1, 1, "CONTINUATION-FILE|- [--answers FILE | --answer KEY.FIELD=VALUE…]"); err != nil {
 				return nil, err
 			}
-			if c.Args().First() == "-" && c.String("answers") == "-" {
+			if c.Args().First() == "-" && globalsOf(c).Answers == "-" {
 				return nil, usagef("the continuation and --answers cannot both come from stdin")
 			}
 			return &resumeOptions{invocation: invoked(f, c), File: c.Args().First()}, nil
@@ -35,7 +35,7 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 }
 
 func runResume(o *resumeOptions) error {
-	ios := o.f.IOStreams
+	ios := o.IO
 	data, err := readJSONArg("continuation", "@"+o.File, ios.In)
 	if o.File == "-" {
 		data, err = readJSONArg("continuation", "-", ios.In)
@@ -47,24 +47,30 @@ func runResume(o *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	s, err := newSessionFor(o.c, o.f, &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd, name: k.ServerName})
+	how := ConnectOptions{Fallback: &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd, name: k.ServerName}}
+	// The server is checked before anything starts.
+	st, err := resolve(o.f, o.Globals, how)
 	if err != nil {
 		return err
 	}
-	defer s.Close()
-	if s.serverID != k.Server {
+	if st.serverID != k.Server {
 		return usagef("this continuation belongs to another server (%s); resume it against that one", output.SanitizeLine(k.Server))
 	}
 	cc, err := k.clientContinuation()
 	if err != nil {
 		return usagef("the continuation is unusable: %v", err)
 	}
-	s.client.SetVersion(k.ProtocolVersion)
+	conn, err := o.f.connect(o.ctx(), o.Globals, how)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	conn.Client().SetVersion(k.ProtocolVersion)
 	kind := map[string]output.Kind{"prompts/get": output.KindPromptGet, "resources/read": output.KindResourceRead}[k.Method]
 	if kind == "" {
 		kind = output.KindToolCall
 	}
-	return s.explain(s.finishCall(o.ctx(), k.Method, kind, func() (json.RawMessage, error) {
-		return s.client.Resume(o.ctx(), cc, nil)
+	return conn.Explain(conn.FinishCall(o.ctx(), k.Method, kind, func() (json.RawMessage, error) {
+		return conn.Client().Resume(o.ctx(), cc, nil)
 	}))
 }

@@ -23,7 +23,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -238,13 +237,36 @@ func newAppFlags(f *Factory) *cli.App {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 		Action:         unknownCommand,
-		Before:         func(c *cli.Context) error { return applyEnv(c, f) },
-		Metadata:       map[string]any{configKey: newConfigLoader(f, ios.ErrOut), factoryKey: f},
+		Before:         func(c *cli.Context) error { return readGlobals(c, f) },
+		Metadata:       map[string]any{factoryKey: f},
 	}
 	return app
 }
 
-const factoryKey = "mcpctl.factory"
+const (
+	factoryKey = "mcpctl.factory"
+	globalsKey = "mcpctl.globals"
+)
+
+// readGlobals reads the global flags once, before the command runs, for
+// every command to take from its invocation.
+func readGlobals(c *cli.Context, f *Factory) error {
+	g, err := parseGlobals(c, f.LookupEnv)
+	if err != nil {
+		return err
+	}
+	c.App.Metadata[globalsKey] = g
+	return nil
+}
+
+// globalsOf is what readGlobals read for the app c runs: the defaults
+// when it read nothing (help, completion, an app without global flags).
+func globalsOf(c *cli.Context) *GlobalOptions {
+	if g, ok := c.App.Metadata[globalsKey].(*GlobalOptions); ok {
+		return g
+	}
+	return &GlobalOptions{}
+}
 
 // factoryOf is the factory an app was built around, for actions that
 // belong to no command of their own (unknownCommand).
@@ -317,50 +339,4 @@ func unknownCommand(c *cli.Context) error {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return usagef("%s (commands: %s)", msg, strings.Join(names, ", "))
-}
-
-const (
-	catServer = "Server"
-	catOutput = "Output"
-	catDebug  = "Debugging"
-	catCache  = "Cache"
-	catInput  = "Answering the server (input requests, tasks)"
-)
-
-func globalFlags() []cli.Flag {
-	return append([]cli.Flag{
-		&cli.StringFlag{Name: "server", Aliases: []string{"s"}, Usage: "use the configured server `NAME` (mcpctl config list), or FILE:NAME from one file (or set MCPCTL_SERVER)", Category: catServer},
-		&cli.StringFlag{Name: "url", Usage: "the server's Streamable HTTP endpoint `URL` (or set MCPCTL_URL)", Category: catServer},
-		&cli.StringFlag{Name: "stdio", Usage: "run the server as a subprocess: `'CMD ARGS…'`, split like a shell (or set MCPCTL_STDIO)", Category: catServer},
-		&cli.StringSliceFlag{Name: "env", Usage: "set `K=V` in the stdio server's environment (repeatable)", Category: catServer},
-		&cli.StringFlag{Name: "cwd", Usage: "working `DIR`ectory of the stdio server", Category: catServer},
-		&cli.StringSliceFlag{Name: "header", Aliases: []string{"H"}, Usage: "add an HTTP header `'Name: value'` (repeatable)", Category: catServer},
-		&cli.StringFlag{Name: "protocol-version", Usage: "pin the protocol `VERSION` and skip era detection (" + strings.Join(client.SupportedVersions(), ", ") + "; the last four are legacy: initialize handshake)", EnvVars: []string{"MCPCTL_PROTOCOL_VERSION"}, Category: catServer},
-		&cli.DurationFlag{Name: "probe-timeout", Usage: "wait up to `DURATION` for a server/discover answer before taking the server for a legacy one (initialize)", Value: client.DefaultProbeTimeout, EnvVars: []string{"MCPCTL_PROBE_TIMEOUT"}, Category: catServer},
-		&cli.DurationFlag{Name: "timeout", Usage: "bound every request, and all the pages of a listing together, by `DURATION` (0 = no bound); when given, also how long prompts may wait, counted from the command's start", Value: 60 * time.Second, EnvVars: []string{"MCPCTL_TIMEOUT"}, Category: catServer},
-		&cli.StringFlag{Name: "server-stderr", Usage: "the stdio server's stderr: inherit (sanitised line by line when stderr is a terminal), discard or a `FILE` (kept exactly)", Value: "inherit", EnvVars: []string{"MCPCTL_SERVER_STDERR"}, Category: catServer},
-		&cli.DurationFlag{Name: "shutdown-grace", Usage: "when done, close the stdio server's stdin and give it `DURATION` to exit, then SIGTERM (0: at once), then SIGKILL after " + client.DefaultTermGrace.String() + " more", Value: client.DefaultCloseGrace, EnvVars: []string{"MCPCTL_SHUTDOWN_GRACE"}, Category: catServer},
-		&cli.BoolFlag{Name: "insecure", Usage: "skip TLS certificate verification (unsafe)", Category: catServer},
-		&cli.StringFlag{Name: "max-message-size", Usage: "refuse a message from the server larger than `SIZE`, and a listing whose pages come to more in all (such as 64MiB, 10MB or 1048576)", Value: "64MiB", EnvVars: []string{"MCPCTL_MAX_MESSAGE_SIZE"}, Category: catServer},
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "output `FORMAT`: json, yaml, table or text (default: text on a terminal, json otherwise)", EnvVars: []string{"MCPCTL_OUTPUT"}, Category: catOutput},
-		&cli.StringFlag{Name: "jq", Usage: "filter the JSON result with a jq `EXPR` (strings print raw; -o yaml: YAML documents)", Category: catOutput},
-		&cli.BoolFlag{Name: "refresh", Usage: "ignore cached results, and stale lists as hints: fetch first (still store new ones)", Category: catCache},
-		&cli.DurationFlag{Name: "cache-ttl", Usage: "keep results that carry no ttlMs (all of a legacy server's) fresh for `DURATION`", EnvVars: []string{"MCPCTL_CACHE_TTL"}, Category: catCache},
-		&cli.BoolFlag{Name: "no-cache", Usage: "neither read nor write the result cache", EnvVars: []string{"MCPCTL_NO_CACHE"}, Category: catCache},
-		&cli.StringSliceFlag{Name: "answer", Usage: "answer input request KEY's field: `KEY.FIELD=VALUE` (repeatable; typed by the requested schema)", Category: catInput},
-		&cli.StringFlag{Name: "answers", Usage: "answers as an InputResponses JSON object: `FILE` or - (stdin)", Category: catInput},
-		&cli.StringFlag{Name: "elicit", Usage: "answer elicitations without asking: `MODE` accept-defaults, decline or cancel", EnvVars: []string{"MCPCTL_ELICIT"}, Category: catInput},
-		&cli.StringSliceFlag{Name: "root", Usage: "offer `PATH|URI` as a root when the server asks (repeatable; declares the roots capability)", Category: catInput},
-		&cli.StringFlag{Name: "sampling-cmd", Usage: "answer sampling/createMessage by piping its params to `CMD`, which prints a CreateMessageResult", Category: catInput},
-		&cli.BoolFlag{Name: "open-urls", Usage: "at a terminal, open URL elicitations in the browser ($BROWSER, else the platform's opener) without asking", Category: catInput},
-		&cli.IntFlag{Name: "max-rounds", Usage: "give up after `N` input_required rounds (retries of a request, or polls that find a task waiting for input)", Value: 10, Category: catInput},
-		&cli.BoolFlag{Name: "no-tasks", Usage: "do not declare the Tasks extension", Category: catInput},
-		&cli.BoolFlag{Name: "cancel-on-interrupt", Usage: "send tasks/cancel when Ctrl-C stops waiting for a task", Category: catInput},
-		&cli.StringFlag{Name: "progress", Usage: "show progress as `MODE`: auto (a bar when stderr is a terminal), bar, json (lines on stderr) or none", Value: "auto", EnvVars: []string{"MCPCTL_PROGRESS"}, Category: catOutput},
-		&cli.DurationFlag{Name: "max-timeout", Usage: "progress extends --timeout, up to `DURATION` in all (0: no cap)", Category: catServer},
-		&cli.StringFlag{Name: "log-level", Usage: "ask the server for log messages of at least `LEVEL` (debug … emergency)", EnvVars: []string{"MCPCTL_LOG_LEVEL"}, Category: catOutput},
-		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
-		&cli.BoolFlag{Name: "no-session", Usage: "reach the server directly even when a session (mcpctl session) is running for it", EnvVars: []string{"MCPCTL_NO_SESSION"}, Category: catServer},
-		&cli.BoolFlag{Name: "dry-run", Usage: "print what a real run would send (its era, tool typing and headers, from what earlier runs remembered and cached) and send nothing", Category: catDebug},
-	}, append(authFlags(), dpopFlags()...)...)
 }

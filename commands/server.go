@@ -16,16 +16,12 @@ package commands
 // --cwd and -H add to (or override) what it sets.
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/kballard/go-shellquote"
-	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/config"
@@ -59,11 +55,9 @@ func pickServer(ch serverChoice, getenv func(string) string) (serverChoice, erro
 	return ch, nil
 }
 
-func choiceFromContext(c *cli.Context, getenv func(string) string) (serverChoice, error) {
-	return pickServer(serverChoice{
-		url: c.String("url"), stdio: c.String("stdio"), name: c.String("server"),
-		env: c.StringSlice("env"), cwd: c.String("cwd"), headers: c.StringSlice("header"),
-	}, getenv)
+// choiceOf is what the global options say about the server.
+func choiceOf(g *GlobalOptions, getenv func(string) string) (serverChoice, error) {
+	return pickServer(serverChoice{url: g.URL, stdio: g.Stdio, name: g.Server, env: g.Env, cwd: g.Cwd, headers: g.Header}, getenv)
 }
 
 // endpoint is the server a command talks to, fully resolved.
@@ -113,7 +107,7 @@ func resolveEndpoint(ch serverChoice, configs *configLoader, fallback *connInfo)
 		if err != nil {
 			return nil, err
 		}
-		named, err := srv.Resolve(configs.f.configEnv())
+		named, err := srv.Resolve(configs.env)
 		if err != nil {
 			return nil, usagef("%v", err)
 		}
@@ -154,180 +148,45 @@ func kvStrings(kvs []config.KV) []string {
 
 // applyServerSettings makes a named server's protocolVersion, timeout,
 // roots and settings (output, cacheTTL, serverStderr…) the values of their
-// flags, unless a flag or variable gave one. It runs before the defaults
-// are applied (renderOptions), which thus come last.
-func applyServerSettings(c *cli.Context, ep *endpoint) error {
+// flags in g, unless a flag or variable gave one. It runs before the
+// defaults are applied (applyDefaults), which thus come last.
+func applyServerSettings(g *GlobalOptions, ep *endpoint) error {
 	n := ep.named
 	if n == nil {
 		return nil
 	}
 	where := fmt.Sprintf("server %q (%s)", n.Name, n.Source.File)
-	if v := n.ProtocolVersion; v != "" && !c.IsSet("protocol-version") {
+	if v := n.ProtocolVersion; v != "" && !g.IsSet("protocol-version") {
 		if !client.IsSupportedVersion(v) {
 			return usagef("%s: protocolVersion %q is not one mcpctl speaks (%s)", where, v, strings.Join(client.SupportedVersions(), ", "))
 		}
-		_ = c.Set("protocol-version", v)
+		_ = g.SetFromConfig("protocol-version", v)
 	}
-	if n.Timeout > 0 && !c.IsSet("timeout") {
-		_ = c.Set("timeout", n.Timeout.String())
+	if n.Timeout > 0 {
+		_ = g.SetFromConfig("timeout", n.Timeout.String())
 	}
-	if len(n.Roots) > 0 && !c.IsSet("root") {
-		for _, r := range n.Roots {
-			_ = c.Set("root", r)
-		}
+	if len(n.Roots) > 0 {
+		_ = g.SetFromConfig("root", n.Roots...)
 	}
 	for _, st := range n.Settings {
-		if c.IsSet(st.Flag) {
+		if g.IsSet(st.Flag) {
 			continue
 		}
-		if want := settingProblem(st.Flag, st.Value); want != "" || c.Set(st.Flag, st.Value) != nil {
+		if want := settingProblem(st.Flag, st.Value); want != "" || g.SetFromConfig(st.Flag, st.Value) != nil {
 			if want == "" {
 				want = "see 'mcpctl --help'"
 			}
 			return usagef("server %q (%s:%d:%d): %s %s is not a valid %s: %s; fix the entry (mcpctl config edit)",
 				n.Name, n.Source.File, st.Line, st.Column, st.Key, shownValue(st.Value), dashed(st.Flag), want)
 		}
-		configsOf(c).fromConfig[st.Flag] = true
 	}
 	return nil
 }
 
-// configLoader reads the config once per command line and reports its
-// warnings once, on stderr (or nowhere: completion must stay silent).
-type configLoader struct {
-	f      *Factory
-	errOut io.Writer
-	own    *config.Set
-	all    *config.Set
-	warned map[string]bool
-	// broken is mcpctl's own file when it does not parse: fatal to the
-	// commands that need its servers, a warning to the others.
-	broken *config.SyntaxError
-	// fromConfig holds the flags a server entry or defaults gave a value.
-	fromConfig map[string]bool
-
-	defaultsApplied bool
-	// keepAlive is defaults.keepAlive, checked (0: none).
-	keepAlive time.Duration
-}
-
-func newConfigLoader(f *Factory, errOut io.Writer) *configLoader {
-	return &configLoader{f: f, errOut: errOut, warned: map[string]bool{}, fromConfig: map[string]bool{}}
-}
-
-const configKey = "mcpctl.config"
-
-func configsOf(c *cli.Context) *configLoader {
-	return c.App.Metadata[configKey].(*configLoader)
-}
-
-// load returns mcpctl's own file (foreign false) or every source.
-func (l *configLoader) load(foreign bool) (*config.Set, error) {
-	set := l.own
-	if foreign {
-		set = l.all
-	}
-	if set != nil {
-		return set, nil
-	}
-	set, err := config.Load(l.f.configOptions(foreign))
-	if se := (*config.SyntaxError)(nil); errors.As(err, &se) && se.File == l.f.configFile() {
-		l.broken = se
-	}
-	if err != nil {
-		return nil, configError(err)
-	}
-	l.warn(set.Warnings)
-	if foreign {
-		l.all = set
-	} else {
-		l.own = set
-	}
-	return set, nil
-}
-
-func (l *configLoader) warn(ws []config.Warning) {
-	for _, w := range ws {
-		l.warnOnce(w.String())
-	}
-}
-
-func (l *configLoader) warnOnce(msg string) {
-	if !l.warned[msg] && l.errOut != nil {
-		l.warned[msg] = true
-		fmt.Fprintln(l.errOut, "mcpctl: warning: "+msg)
-	}
-}
-
-// lookup finds a server by NAME in every source, or by FILE:NAME in one
-// file.
-func (l *configLoader) lookup(spec string) (*config.Server, error) {
-	set, err := l.sourceOf(spec)
-	if err != nil {
-		return nil, err
-	}
-	name := spec
-	_, n, pick := config.SplitPick(spec)
-	if pick {
-		name = n
-	}
-	srv, err := set.Lookup(name)
-	if nf, ok := err.(*config.NotFoundError); ok && pick {
-		nf.File = set.Read[0].File
-	}
-	if err != nil {
-		return nil, configError(err)
-	}
-	return srv, nil
-}
-
-// sourceOf returns the set a spec is looked up in: one file for
-// FILE:NAME, all sources otherwise.
-func (l *configLoader) sourceOf(spec string) (*config.Set, error) {
-	file, _, ok := config.SplitPick(spec)
-	if !ok {
-		return l.load(true)
-	}
-	set, err := config.ReadFile(l.f.expandHome(file), l.f.configOptions(true))
-	if err != nil {
-		return nil, configError(err)
-	}
-	l.warn(set.Warnings)
-	return set, nil
-}
-
-// configError turns config's errors into one-line usage errors that say
-// what to do.
-func configError(err error) error {
-	switch e := err.(type) {
-	case *config.NotFoundError:
-		if len(e.Known) == 0 {
-			return usagef("%v: no server is configured; add one with 'mcpctl config add %s --url URL' (or --stdio 'CMD ARGS…')", e, e.Name)
-		}
-		msg := e.Error()
-		if s := closest(e.Name, e.Known, 3); len(s) > 0 {
-			msg += "; did you mean " + strings.Join(s, " or ") + "?"
-		}
-		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))
-	case *config.SyntaxError:
-		return usagef("%v; fix the file (for mcpctl's own: mcpctl config edit)", e)
-	case *config.VarError, *config.EntryError:
-		return usagef("%v", e)
-	}
-	if os.IsNotExist(err) || os.IsPermission(err) {
-		return usagef("%v", err)
-	}
-	return err
-}
-
 // applyDefaults gives the global flags named in the config's defaults
-// section their values, unless a flag or variable already did.
-func applyDefaults(c *cli.Context) error {
-	l := configsOf(c)
-	if l.defaultsApplied {
-		return nil
-	}
-	l.defaultsApplied = true
+// section their values in g, unless a flag, a variable or the server's
+// entry already did.
+func applyDefaults(g *GlobalOptions, l *configLoader) error {
 	own, err := l.load(false)
 	if err != nil && l.broken != nil {
 		// The command needs only the defaults (a server given by --url or
@@ -351,15 +210,22 @@ func applyDefaults(c *cli.Context) error {
 			l.keepAlive = v
 			continue
 		}
-		if d.Flag == "server" || c.IsSet(d.Flag) {
+		if d.Flag == "server" || g.IsSet(d.Flag) {
 			continue
 		}
-		if settingProblem(d.Flag, d.Value) != "" || c.Set(d.Flag, d.Value) != nil {
+		if settingProblem(d.Flag, d.Value) != "" || g.SetFromConfig(d.Flag, d.Value) != nil {
 			return usagef("%s:%d:%d: defaults.%s: %q is not a valid --%s; fix the file (mcpctl config edit)", own.File, d.Line, d.Column, d.Key, d.Value, d.Flag)
 		}
-		l.fromConfig[d.Flag] = true
 	}
 	return nil
+}
+
+// effectiveOptions is g with the config's defaults applied, on a copy:
+// what a command that reaches no server (config list, cache list) prints
+// with.
+func effectiveOptions(g *GlobalOptions, l *configLoader) (*GlobalOptions, error) {
+	eff := g.Clone()
+	return eff, applyDefaults(eff, l)
 }
 
 // settingProblem checks a setting's value as its flag will, and says what
@@ -408,7 +274,7 @@ func settingProblem(flag, value string) string {
 // isServerName reports whether name is configured, for a hint; the config
 // is read quietly, and a broken one makes it false.
 func isServerName(f *Factory, name string) bool {
-	set, err := newConfigLoader(f, nil).load(true)
+	set, err := newConfigLoader(f.configOptions, f.configEnv(), f.expandHome, f.configFile(), nil).load(true)
 	if err != nil {
 		return false
 	}

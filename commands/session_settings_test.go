@@ -42,9 +42,17 @@ func (p *inProcess) transport(st *connSettings) (client.Transport, error) {
 	return client.NewConn(p.server.Conn(), client.ConnOptions{}), nil
 }
 
-// Building a session changes nothing but the session: two sessions from
-// one command line have equal settings, a reconnect dials with the same
-// settings and leaves them as they were, and the session still works.
+// inProcessConnect is the real Connect of f, dialling p's server.
+func (p *inProcess) connect(f *Factory) ConnectFunc {
+	return func(ctx context.Context, g *GlobalOptions, how ConnectOptions) (Connection, error) {
+		return connectVia(ctx, f, g, how, p.transport)
+	}
+}
+
+// Building a connection changes nothing but the connection: two
+// connections from one command line have equal settings, a reconnect
+// dials with the same settings and leaves them as they were, and the
+// connection still works.
 func TestSessionSettingsResolvedOnce(t *testing.T) {
 	t.Parallel()
 	for _, server := range [][]string{
@@ -58,25 +66,25 @@ func TestSessionSettingsResolvedOnce(t *testing.T) {
 			var first, second, afterReconnect connSettings
 			var listed string
 			build := func(f *Factory) *cli.Command {
-				f.Transport = p.transport
+				f.Connect = p.connect(f)
 				return newCmdToolsList(f, func(o *listOptions) error {
-					s1, err := newSession(o.c, o.f)
+					c1, err := o.Connect(o.ctx())
 					if err != nil {
 						return err
 					}
-					first = *s1.connSettings
-					s1.Close()
-					s2, err := newSession(o.c, o.f)
+					first = *c1.(*connection).connSettings
+					c1.Close()
+					c2, err := o.Connect(o.ctx())
 					if err != nil {
 						return err
 					}
-					defer s2.Close()
-					second = *s2.connSettings
-					if err := s2.reconnect(); err != nil {
+					defer c2.Close()
+					second = *c2.(*connection).connSettings
+					if err := c2.Reconnect(); err != nil {
 						return err
 					}
-					afterReconnect = *s2.connSettings
-					raw, _, err := s2.client.ListTools(o.ctx(), "", true)
+					afterReconnect = *c2.(*connection).connSettings
+					raw, _, err := c2.Client().ListTools(o.ctx(), "", true)
 					listed = string(raw)
 					return err
 				})
@@ -86,13 +94,13 @@ func TestSessionSettingsResolvedOnce(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q", r.code, r.err)
 			}
 			if !reflect.DeepEqual(first, second) {
-				t.Errorf("two sessions from one line differ:\n%+v\n%+v", first, second)
+				t.Errorf("two connections from one line differ:\n%+v\n%+v", first, second)
 			}
 			if !reflect.DeepEqual(second, afterReconnect) {
 				t.Errorf("a reconnect changed the settings:\n%+v\n%+v", second, afterReconnect)
 			}
 			if len(p.dialed) != 3 {
-				t.Fatalf("%d transports dialled, want 3 (two sessions and a reconnect)", len(p.dialed))
+				t.Fatalf("%d transports dialled, want 3 (two connections and a reconnect)", len(p.dialed))
 			}
 			for i, d := range p.dialed {
 				if !reflect.DeepEqual(d, first) {
@@ -108,15 +116,10 @@ func TestSessionSettingsResolvedOnce(t *testing.T) {
 	e := isolate(t)
 	var st *connSettings
 	build := func(f *Factory) *cli.Command {
-		f.Transport = newInProcess().transport
 		return newCmdToolsList(f, func(o *listOptions) error {
-			s, err := newSession(o.c, o.f)
-			if err != nil {
-				return err
-			}
-			defer s.Close()
-			st = s.connSettings
-			return nil
+			var err error
+			st, err = resolve(o.f, o.Globals, ConnectOptions{})
+			return err
 		})
 	}
 	if r := e.runCommand("tools", build, "--url", "http://127.0.0.1:1/mcp", "--bearer", "tok", "-H", "X-A: 1", "tools", "list"); r.code != ExitOK {

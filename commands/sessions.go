@@ -78,10 +78,10 @@ func runSessionStart(o *sessionStartOptions) error {
 	if !sessiond.Supported {
 		return usagef("%v", sessiond.ErrUnsupported)
 	}
-	if o.c.Bool("dry-run") {
+	if o.Globals.DryRun {
 		return usagef("--dry-run cannot start a session: a session holds a real connection")
 	}
-	st, err := resolveOnly(o.c, o.f)
+	st, err := resolve(o.f, o.Globals, ConnectOptions{})
 	if err != nil {
 		return err
 	}
@@ -94,33 +94,13 @@ func runSessionStart(o *sessionStartOptions) error {
 			return err
 		}
 	}
-	hello, err := startKeepalive(o.c, o.f, st, o.idle, o.name)
+	hello, err := startKeepalive(o.f, st, o.idle, o.name)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(o.f.IOStreams.ErrOut, "mcpctl: session %s started (pid %d, %s %s); it ends after %s unused, or with 'mcpctl session stop %s'\n",
 		hello.Name, hello.PID, hello.Era, hello.Version, o.idle, hello.Name)
 	return nil
-}
-
-// resolveOnly is how the flags reach the server, resolved as a session
-// does it, with nothing started.
-func resolveOnly(c *cli.Context, f *Factory) (*connSettings, error) {
-	ch, err := choiceFromContext(c, f.Getenv)
-	if err != nil {
-		return nil, err
-	}
-	ep, err := resolveEndpoint(ch, configsOf(c), nil)
-	if err != nil {
-		return nil, misspeltCommand(c, ch.name, err)
-	}
-	if err := applyServerSettings(c, ep); err != nil {
-		return nil, err
-	}
-	if err := applyDefaults(c); err != nil {
-		return nil, err
-	}
-	return resolveSettings(c, f, ep)
 }
 
 // sessionName is what a session is called: the configured server's name,
@@ -192,7 +172,11 @@ func runSessionList(o *sessionListOptions) error {
 	if err != nil {
 		return err
 	}
-	render, err := renderOptions(o.c, ios)
+	eff, err := effectiveOptions(o.Globals, o.f.config())
+	if err != nil {
+		return err
+	}
+	render, err := renderOptions(eff, ios)
 	if err != nil {
 		return err
 	}
@@ -233,9 +217,9 @@ func newCmdSessionStop(f *Factory, runF func(*sessionStopOptions) error) *cli.Co
 		Flags:       []cli.Flag{&cli.BoolFlag{Name: "all", Usage: "stop every running session"}},
 		Action: actionOf(func(c *cli.Context) (*sessionStopOptions, error) {
 			o := &sessionStopOptions{invoked(f, c), c.Args().Slice(), c.Bool("all")}
-			if len(o.names) == 0 && !o.all && c.String("server") != "" {
+			if len(o.names) == 0 && !o.all && o.Globals.Server != "" {
 				// mcpctl -s NAME session stop: the session start -s NAME made
-				o.names = []string{c.String("server")}
+				o.names = []string{o.Globals.Server}
 			}
 			if o.all == (len(o.names) > 0) {
 				return nil, usagef("usage: %s NAME… | --all", c.Command.HelpName)
@@ -381,10 +365,10 @@ func runSessionServe(o *sessionServeOptions) error {
 			ready.Close()
 		}
 	}
-	var held atomic.Pointer[session]
+	var held atomic.Pointer[Connection]
 	explain := func(err error) (string, int) {
-		if s := held.Load(); s != nil {
-			err = s.explain(err)
+		if c := held.Load(); c != nil {
+			err = (*c).Explain(err)
 		}
 		return oneLine(inOurWords(err)), ExitCode(err)
 	}
@@ -397,7 +381,11 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(usagef("%v", sessiond.ErrUnsupported))
 	}
 	sessiond.RestrictUmask()
-	st, err := resolveOnly(o.c, o.f)
+	// A session start always reaches the server, and keeps its stderr in
+	// the log.
+	g := o.Globals.Clone()
+	g.NoCache, g.ServerStderr = true, "inherit"
+	st, err := resolve(o.f, g, ConnectOptions{})
 	if err != nil {
 		return fail(err)
 	}
@@ -418,7 +406,7 @@ func runSessionServe(o *sessionServeOptions) error {
 		server = client.RedactURL(st.target)
 	}
 	cfg := sessiond.Config{Dir: p.Dir, ID: p.ID, Name: sessionName(st, o.name), Server: server, ServerID: st.serverID,
-		Idle: o.idle, Log: log, Connect: heldConnection(o, log, &held), Explain: explain}
+		Idle: o.idle, Log: log, Connect: heldConnection(o.f, g, log, &held), Explain: explain}
 	// Ctrl-C and SIGTERM end the command's context; the session then
 	// stops as session stop stops it.
 	if err := sessiond.Serve(o.ctx(), cfg, func(h sessiond.Hello) { report(h) }); err != nil {
@@ -428,24 +416,20 @@ func runSessionServe(o *sessionServeOptions) error {
 }
 
 // heldConnection is how the session process connects to its server: as a
-// one-shot run with the same flags connects (newSessionFor), with the
-// daemon's wrap on every transport, the cache off (a session start always
-// reaches the server), and the server's stderr and the connection's
-// notes in the session's log. held is the latest connection, whose
-// explain puts its errors in mcpctl's words as a one-shot run would.
-func heldConnection(o *sessionServeOptions, log io.Writer, held *atomic.Pointer[session]) func(context.Context, func(client.Transport) client.Transport) (*client.Client, func(), error) {
-	// The serve command's own flags, which nothing else reads.
-	_ = o.c.Set("no-cache", "true")
-	_ = o.c.Set("server-stderr", "inherit")
-	return func(_ context.Context, wrap func(client.Transport) client.Transport) (*client.Client, func(), error) {
-		f := *o.f
-		f.tap = wrap
-		f.IOStreams = &output.IOStreams{In: o.f.IOStreams.In, Out: log, ErrOut: log}
-		s, err := newSessionFor(o.c, &f, nil)
+// one-shot run with the same options connects (the factory's Connect,
+// never through a session), with the daemon's wrap on every transport,
+// and with the server's stderr and the connection's notes in the
+// session's log. held is the latest connection, whose Explain adds the
+// hints a one-shot run gives.
+func heldConnection(f *Factory, g *GlobalOptions, log io.Writer, held *atomic.Pointer[Connection]) func(context.Context, func(client.Transport) client.Transport) (*client.Client, func(), error) {
+	return func(ctx context.Context, wrap func(client.Transport) client.Transport) (*client.Client, func(), error) {
+		inLog := *f
+		inLog.IOStreams = &output.IOStreams{In: f.IOStreams.In, Out: log, ErrOut: log}
+		conn, err := inLog.connect(ctx, g, ConnectOptions{Direct: true, Wrap: wrap})
 		if err != nil {
 			return nil, nil, err
 		}
-		held.Store(s)
-		return s.client, s.Close, nil
+		held.Store(&conn)
+		return conn.Client(), conn.Close, nil
 	}
 }

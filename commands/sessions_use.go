@@ -8,16 +8,14 @@ package commands
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/internal/sessiond"
@@ -50,14 +48,14 @@ func (f *Factory) sessionPaths(st *connSettings, create bool) (sessiond.Paths, e
 // keepalive finds (or, for a keepAlive server, starts) the session of the
 // server in the settings, and connects to it; nil when the invocation
 // reaches the server itself.
-func (s *session) keepalive(c *cli.Context) *sessiond.Conn {
-	if s.dryRun || c.Bool("no-session") || !sessiond.Supported || s.f.Transport != nil || s.f.tap != nil {
+func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
+	if s.dryRun || s.g.NoSession || !sessiond.Supported {
 		return nil
 	}
 	warn := func(err error) {
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(err.Error())+"; not using the session")
 	}
-	keep := s.keepAliveFor(c)
+	keep := s.keepAliveFor()
 	dir, err := s.f.sessionDir(keep > 0)
 	if err != nil {
 		var unsafe *sessiond.UnsafeError
@@ -72,7 +70,7 @@ func (s *session) keepalive(c *cli.Context) *sessiond.Conn {
 		if s.trace {
 			fmt.Fprintf(s.ios.ErrOut, "# session: starting one (keepAlive %s)\n", keep)
 		}
-		_, err = startKeepalive(c, s.f, s.connSettings, keep, "")
+		_, err = startKeepalive(s.f, s.connSettings, keep, "")
 		var se *sessiond.Error
 		if errors.As(err, &se) && se.Code == ExitUsage {
 			// Another invocation is starting it: wait for that.
@@ -99,7 +97,7 @@ func (s *session) keepalive(c *cli.Context) *sessiond.Conn {
 	if kc == nil {
 		return nil
 	}
-	if v := c.String("protocol-version"); c.IsSet("protocol-version") && v != kc.Hello.Version {
+	if v := s.g.ProtocolVersion; s.g.IsSet("protocol-version") && v != kc.Hello.Version {
 		if s.trace {
 			fmt.Fprintf(s.ios.ErrOut, "# session: %s speaks %s, not the pinned %s; not using it\n", kc.Hello.Name, kc.Hello.Version, v)
 		}
@@ -131,22 +129,19 @@ func awaitSession(p sessiond.Paths, limit time.Duration) (*sessiond.Conn, error)
 
 // keepAliveFor is the keepAlive duration the server's entry (or the
 // config's defaults) gives: 0 for none.
-func (s *session) keepAliveFor(c *cli.Context) time.Duration {
+func (s *connection) keepAliveFor() time.Duration {
 	if s.ep.named != nil && s.ep.named.KeepAlive > 0 {
 		return s.ep.named.KeepAlive
 	}
 	if s.ep.named == nil {
 		return 0 // only configured servers keep themselves alive
 	}
-	if applyDefaults(c) != nil {
-		return 0 // the command reports it where it applies the defaults
-	}
-	return configsOf(c).keepAlive
+	return s.f.config().keepAlive // read where the defaults were applied
 }
 
 // dialKeepalive is the transport over a session's socket: the connection
 // made when the session was found, then (listen reconnecting) new ones.
-func (s *session) dialKeepalive() (client.Transport, func(), error) {
+func (s *connection) dialKeepalive() (client.Transport, func(), error) {
 	kc := s.ks
 	s.ks = nil
 	if kc == nil {
@@ -177,7 +172,7 @@ func sessionOptions(hello sessiond.Hello, opts *client.Options) {
 
 // startKeepalive starts the session process for the server in st and
 // waits until it has connected the server (or failed to).
-func startKeepalive(c *cli.Context, f *Factory, st *connSettings, idle time.Duration, name string) (*sessiond.Hello, error) {
+func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name string) (*sessiond.Hello, error) {
 	p, err := f.sessionPaths(st, true)
 	if err != nil {
 		return nil, err
@@ -196,7 +191,7 @@ func startKeepalive(c *cli.Context, f *Factory, st *connSettings, idle time.Dura
 	if err != nil {
 		return nil, err
 	}
-	args := append(passFlags(c), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
+	args := append(passFlags(st.g), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
 	logf, err := os.OpenFile(p.Log(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
@@ -257,29 +252,11 @@ func logTail(path string) string {
 // process, which resolves the server from them exactly as this one did.
 // Flags about this command's output, or that mean nothing to a session,
 // stay behind.
-func passFlags(c *cli.Context) []string {
+func passFlags(g *GlobalOptions) []string {
 	skip := map[string]bool{"output": true, "jq": true, "dry-run": true, "no-session": true, "progress": true,
 		"server-stderr": true, "refresh": true, "trace": true}
-	var args []string
-	for _, fl := range globalFlags() {
-		name := fl.Names()[0]
-		if skip[name] || !c.IsSet(name) || (name == "answers" && c.String(name) == "-") {
-			continue // (the session process reads no stdin)
-		}
-		switch fl.(type) {
-		case *cli.StringSliceFlag:
-			for _, v := range c.StringSlice(name) {
-				args = append(args, "--"+name+"="+v)
-			}
-		case *cli.BoolFlag:
-			args = append(args, "--"+name+"="+strconv.FormatBool(c.Bool(name)))
-		case *cli.DurationFlag:
-			args = append(args, "--"+name+"="+c.Duration(name).String())
-		case *cli.IntFlag:
-			args = append(args, "--"+name+"="+strconv.Itoa(c.Int(name)))
-		default:
-			args = append(args, "--"+name+"="+c.String(name))
-		}
-	}
-	return args
+	return g.flagArgs(func(name string) bool {
+		// (the session process reads no stdin)
+		return !skip[name] && !(name == "answers" && g.Answers == "-")
+	})
 }

@@ -95,7 +95,7 @@ func parseShellComplete(f *Factory) func(*cli.Context) (*shellCompleteOptions, e
 
 func runShellComplete(o *shellCompleteOptions) error {
 	f := o.f
-	comp := &completer{app: wholeTree(o.c.App), configs: newConfigLoader(f, nil), getenv: f.Getenv}
+	comp := &completer{app: o.tree(), f: f, configs: newConfigLoader(f.configOptions, f.configEnv(), f.expandHome, f.configFile(), nil), getenv: f.Getenv}
 	res := comp.complete(o.Words)
 	writeCandidates(f.IOStreams.Out, o.Shell, o.Words[len(o.Words)-1], o.Typed, res, f.Getenv("MCPCTL_COMP_WORDBREAKS"))
 	return nil
@@ -111,6 +111,7 @@ type completion struct {
 
 type completer struct {
 	app     *cli.App
+	f       *Factory
 	configs *configLoader
 	getenv  func(string) string
 }
@@ -283,7 +284,7 @@ func (c *completer) positional(st *argLine, cur string) completion {
 		if n == 0 {
 			return completion{files: true}
 		}
-		if set, err := config.ReadFile(c.configs.f.expandHome(st.positional[0]), c.configs.f.configOptions(true)); err == nil {
+		if set, err := config.ReadFile(c.f.expandHome(st.positional[0]), c.f.configOptions(true)); err == nil {
 			return words(set.Names()...)
 		}
 	case "completion":
@@ -326,7 +327,7 @@ func (c *completer) serverCandidates(ownOnly bool) []candidate {
 			continue
 		}
 		seen[s.Name] = true
-		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source, c.configs.f.homeDir()) + ")"})
+		out = append(out, candidate{s.Name, serverTarget(s) + " (" + sourceName(s.Source, c.f.homeDir()) + ")"})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].value < out[j].value })
 	return out
@@ -350,7 +351,7 @@ func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessa
 	if err != nil {
 		return nil
 	}
-	cache, err := c.configs.f.openCache()
+	cache, err := c.f.openCache()
 	if err != nil {
 		return nil
 	}

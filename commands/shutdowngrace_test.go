@@ -48,17 +48,12 @@ func TestShutdownGraceSources(t *testing.T) {
 			}
 			var got *time.Duration
 			build := func(f *Factory) *cli.Command {
-				f.Transport = func(st *connSettings) (client.Transport, error) {
-					g := st.shutdownGrace
-					got = &g
-					return newInProcess().transport(st)
-				}
 				return newCmdToolsList(f, func(o *listOptions) error {
-					s, err := newSession(o.c, o.f)
+					st, err := resolve(o.f, o.Globals, ConnectOptions{})
 					if err != nil {
 						return err
 					}
-					s.Close()
+					got = &st.shutdownGrace
 					return nil
 				})
 			}

@@ -40,11 +40,11 @@ func newCmdSkillsList(f *Factory, runF func(*listOptions) error) *cli.Command {
 }
 
 func runSkillsList(o *listOptions) error {
-	return o.withSession(func(s *session) error {
-		if _, err := s.skillsSupport(o.ctx()); err != nil {
+	return o.withConnection(func(conn Connection) error {
+		if _, err := skillsSupport(o.ctx(), conn); err != nil {
 			return err
 		}
-		raw, err := s.client.List(o.ctx(), "skills/list", "skills", o.Cursor, o.All)
+		raw, err := conn.Client().List(o.ctx(), "skills/list", "skills", o.Cursor, o.All)
 		if err != nil {
 			return wrapOp("skills/list", err)
 		}
@@ -52,8 +52,8 @@ func runSkillsList(o *listOptions) error {
 		if err != nil {
 			return wrapOp("skills/list", err)
 		}
-		s.warnEntries(bad)
-		return s.print(o.ctx(), output.KindSkillsList, raw)
+		warnEntries(conn, bad)
+		return conn.Print(o.ctx(), output.KindSkillsList, raw)
 	})
 }
 
@@ -98,27 +98,27 @@ func newCmdSkillsGet(f *Factory, runF func(*skillsGetOptions) error) *cli.Comman
 }
 
 func runSkillsGet(o *skillsGetOptions) error {
-	return o.withSession(func(s *session) error {
-		if _, err := s.skillsSupport(o.ctx()); err != nil {
+	return o.withConnection(func(conn Connection) error {
+		if _, err := skillsSupport(o.ctx(), conn); err != nil {
 			return err
 		}
-		sk, err := s.findSkill(o.ctx(), o.Skill)
+		sk, err := findSkill(o.ctx(), conn, o.Skill)
 		if err != nil {
 			return err
 		}
 		if o.Out != "" {
-			return s.saveSkill(o.ctx(), sk, o.Out)
+			return saveSkill(o.ctx(), conn, o.IO, sk, o.Out)
 		}
 		uri := sk.URI
 		if o.File != "" {
 			rel, _ := cleanRel(o.File)
 			uri = sk.Root() + "/" + rel
 		}
-		raw, _, err := skills.ReadFile(o.ctx(), s.client, sk, uri)
+		raw, _, err := skills.ReadFile(o.ctx(), conn.Client(), sk, uri)
 		if err != nil {
 			return wrapOp("resources/read", err)
 		}
-		return s.print(o.ctx(), output.KindResourceRead, raw)
+		return conn.Print(o.ctx(), output.KindResourceRead, raw)
 	})
 }
 
@@ -146,8 +146,8 @@ func newCmdSkillsDir(f *Factory, runF func(*skillsDirOptions) error) *cli.Comman
 }
 
 func runSkillsDir(o *skillsDirOptions) error {
-	return o.withSession(func(s *session) error {
-		sup, err := s.skillsSupport(o.ctx())
+	return o.withConnection(func(conn Connection) error {
+		sup, err := skillsSupport(o.ctx(), conn)
 		if err != nil {
 			return err
 		}
@@ -156,11 +156,11 @@ func runSkillsDir(o *skillsDirOptions) error {
 		}
 		params := ojson.Members{}
 		params.Set("uri", ojson.String(o.URI))
-		raw, err := s.client.ListParams(o.ctx(), "resources/directory/read", "resources", params, o.Cursor, o.All, nil)
+		raw, err := conn.Client().ListParams(o.ctx(), "resources/directory/read", "resources", params, o.Cursor, o.All, nil)
 		if err != nil {
 			return wrapOp("resources/directory/read "+o.URI, err)
 		}
-		return s.print(o.ctx(), output.KindResourcesList, raw)
+		return conn.Print(o.ctx(), output.KindResourcesList, raw)
 	})
 }
 
@@ -168,8 +168,8 @@ func runSkillsDir(o *skillsDirOptions) error {
 // legacy handshake's result) and refuses a server that does not declare
 // the Skills extension: skills/list and skills/get are sent only to one
 // that does.
-func (s *session) skillsSupport(ctx context.Context) (skills.Support, error) {
-	raw, err := s.client.Call(ctx, "server/discover", nil, nil)
+func skillsSupport(ctx context.Context, conn Connection) (skills.Support, error) {
+	raw, err := conn.Client().Call(ctx, "server/discover", nil, nil)
 	if err != nil {
 		return skills.Support{}, wrapOp("server/discover", err)
 	}
@@ -183,15 +183,15 @@ func (s *session) skillsSupport(ctx context.Context) (skills.Support, error) {
 // findSkill resolves what the user named: a URI with skills/get, a name
 // or skill path from skills/list. A name two entries share is refused
 // with their paths, never settled by picking one.
-func (s *session) findSkill(ctx context.Context, arg string) (*skills.Skill, error) {
+func findSkill(ctx context.Context, conn Connection, arg string) (*skills.Skill, error) {
 	if strings.Contains(arg, "://") {
-		sk, err := skills.Get(ctx, s.client, arg)
+		sk, err := skills.Get(ctx, conn.Client(), arg)
 		if err != nil {
 			return nil, wrapOp("skills/get "+arg, err)
 		}
 		return sk, nil
 	}
-	raw, err := s.client.List(ctx, "skills/list", "skills", "", true)
+	raw, err := conn.Client().List(ctx, "skills/list", "skills", "", true)
 	if err != nil {
 		return nil, wrapOp("skills/list", err)
 	}
@@ -199,7 +199,7 @@ func (s *session) findSkill(ctx context.Context, arg string) (*skills.Skill, err
 	if err != nil {
 		return nil, wrapOp("skills/list", err)
 	}
-	s.warnEntries(bad)
+	warnEntries(conn, bad)
 	var exact, byName []*skills.Skill
 	for _, sk := range all {
 		switch {
@@ -227,21 +227,21 @@ func (s *session) findSkill(ctx context.Context, arg string) (*skills.Skill, err
 
 // warnEntries says which entries of a listing are invalid, and so are
 // neither fetched nor saved.
-func (s *session) warnEntries(bad []error) {
+func warnEntries(conn Connection, bad []error) {
 	msgs := make([]string, len(bad))
 	for i, err := range bad {
 		msgs[i] = err.Error() + "; it is left out"
 	}
-	s.warn(msgs)
+	conn.Warn(msgs...)
 }
 
 // saveSkill fetches and verifies every file of sk, then writes them under
 // dir/SERVER/PATH. Nothing is written unless every file matches.
-func (s *session) saveSkill(ctx context.Context, sk *skills.Skill, dir string) error {
+func saveSkill(ctx context.Context, conn Connection, ios *output.IOStreams, sk *skills.Skill, dir string) error {
 	if sk.Dynamic {
 		return &skills.VerifyError{URI: sk.URI, Problem: "the skill is dynamic: its entry lists no files to verify, so it is not saved"}
 	}
-	base := filepath.Join(dir, serverLabel(s.ep))
+	base := filepath.Join(dir, serverLabelOf(conn))
 	for _, seg := range strings.Split(sk.Path(), "/") {
 		if err := safeSegment(seg); err != nil {
 			return &skills.EntryError{URI: sk.URI, Problem: fmt.Sprintf("its path segment %q %v", seg, err)}
@@ -258,7 +258,7 @@ func (s *session) saveSkill(ctx context.Context, sk *skills.Skill, dir string) e
 		if err != nil {
 			return &skills.EntryError{URI: sk.URI, Problem: fmt.Sprintf("file %s: %v", f.URI, err)}
 		}
-		_, data, err := skills.ReadFile(ctx, s.client, sk, f.URI)
+		_, data, err := skills.ReadFile(ctx, conn.Client(), sk, f.URI)
 		if err != nil {
 			return wrapOp("resources/read", err)
 		}
@@ -277,7 +277,7 @@ func (s *session) saveSkill(ctx context.Context, sk *skills.Skill, dir string) e
 		}
 		total += len(f.data)
 	}
-	fmt.Fprintf(s.ios.ErrOut, "mcpctl: wrote %d verified files (%d bytes) to %s\n", len(files), total, output.SanitizeLine(base))
+	fmt.Fprintf(ios.ErrOut, "mcpctl: wrote %d verified files (%d bytes) to %s\n", len(files), total, output.SanitizeLine(base))
 	return nil
 }
 
@@ -360,6 +360,15 @@ func writeUnder(top, base, rel string, data []byte, write bool) error {
 // serverLabel names the server in --out paths: its configured name, the
 // URL's host (and port), or the command's base name, as one safe folder
 // name.
+// serverLabelOf is the folder name of conn's server (serverLabel), when
+// conn knows its endpoint (mcpctl's does): else "server".
+func serverLabelOf(conn Connection) string {
+	if c, ok := conn.(interface{ endpoint() *endpoint }); ok {
+		return serverLabel(c.endpoint())
+	}
+	return "server"
+}
+
 func serverLabel(ep *endpoint) string {
 	label := ep.name
 	switch {

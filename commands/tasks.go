@@ -44,7 +44,7 @@ func (f *Factory) updateTaskRecord(server string, t client.Task) {
 }
 
 // taskStatus records each polled status and, at a terminal, shows it.
-func (s *session) taskStatus(raw json.RawMessage) {
+func (s *connection) taskStatus(raw json.RawMessage) {
 	var t client.Task
 	if json.Unmarshal(raw, &t) != nil {
 		return
@@ -106,9 +106,9 @@ func newCmdTasksWait(f *Factory, runF func(*taskOptions) error) *cli.Command {
 }
 
 func runTasksWait(o *taskOptions) error {
-	return o.withSession(func(s *session) error {
-		return s.finishToolCall(o.ctx(), "tasks wait", func() (json.RawMessage, error) {
-			return s.client.WaitTask(o.ctx(), taskParams(o.ID), &client.CallOptions{})
+	return o.withConnection(func(conn Connection) error {
+		return conn.FinishCall(o.ctx(), "tasks wait", output.KindToolCall, func() (json.RawMessage, error) {
+			return conn.Client().WaitTask(o.ctx(), taskParams(o.ID), &client.CallOptions{})
 		})
 	})
 }
@@ -121,9 +121,9 @@ func newCmdTasksResult(f *Factory, runF func(*taskOptions) error) *cli.Command {
 }
 
 func runTasksResult(o *taskOptions) error {
-	return o.withSession(func(s *session) error {
-		return s.finishToolCall(o.ctx(), "tasks result", func() (json.RawMessage, error) {
-			return s.client.TaskResult(o.ctx(), o.ID, &client.CallOptions{})
+	return o.withConnection(func(conn Connection) error {
+		return conn.FinishCall(o.ctx(), "tasks result", output.KindToolCall, func() (json.RawMessage, error) {
+			return conn.Client().TaskResult(o.ctx(), o.ID, &client.CallOptions{})
 		})
 	})
 }
@@ -137,8 +137,8 @@ func newCmdTasksUpdate(f *Factory, runF func(*taskOptions) error) *cli.Command {
 
 func runTasksUpdate(o *taskOptions) error {
 	id := o.ID
-	return o.withSession(func(s *session) error {
-		raw, err := s.client.Call(o.ctx(), "tasks/get", taskParams(id), nil)
+	return o.withConnection(func(conn Connection) error {
+		raw, err := conn.Client().Call(o.ctx(), "tasks/get", taskParams(id), nil)
 		if err != nil {
 			return wrapOp("tasks/get "+id, err)
 		}
@@ -150,46 +150,53 @@ func runTasksUpdate(o *taskOptions) error {
 		if t.Status != "input_required" {
 			return usagef("task %s is %s; it needs no input", id, t.Status)
 		}
-		if s.client.Legacy() {
-			return usagef("a %s server asks for a task's input while 'mcpctl tasks wait %s' waits for it", s.client.Version(), id)
+		if conn.Client().Legacy() {
+			return usagef("a %s server asks for a task's input while 'mcpctl tasks wait %s' waits for it", conn.Client().Version(), id)
 		}
 		k := &continuation{Method: "tasks/update", TaskID: id, InputRequests: t.InputRequests, Round: 1}
 		cc, err := k.clientContinuation()
 		if err != nil {
 			return &client.ProtocolError{Msg: "tasks/get: " + err.Error()}
 		}
-		if err := s.client.AnswerTask(o.ctx(), cc); err != nil {
+		if err := conn.Client().AnswerTask(o.ctx(), cc); err != nil {
 			return wrapOp("tasks/update "+id, err)
 		}
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
+		fmt.Fprintf(o.IO.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
 		return nil
 	})
 }
 
-func newCmdTasksList(f *Factory, runF func(*noOptions) error) *cli.Command {
+type tasksListOptions struct {
+	invocation
+	fromServer bool
+}
+
+func newCmdTasksList(f *Factory, runF func(*tasksListOptions) error) *cli.Command {
 	return &cli.Command{
 		Name: "list", Usage: "list the tasks started from this machine, or the server's (tasks/list) with --from-server", ArgsUsage: " ",
-		Flags:  []cli.Flag{&cli.BoolFlag{Name: "from-server", Usage: "ask the server for its tasks (tasks/list, 2025-11-25 servers) instead"}},
-		Action: actionOf(parseAny(f), runF, runTasksList),
+		Flags: []cli.Flag{&cli.BoolFlag{Name: "from-server", Usage: "ask the server for its tasks (tasks/list, 2025-11-25 servers) instead"}},
+		Action: actionOf(func(c *cli.Context) (*tasksListOptions, error) {
+			return &tasksListOptions{invoked(f, c), c.Bool("from-server")}, nil
+		}, runF, runTasksList),
 	}
 }
 
-func runTasksList(o *noOptions) error {
-	if o.c.Bool("from-server") {
-		return o.withSession(func(s *session) error {
-			raw, err := s.client.List(o.ctx(), "tasks/list", "tasks", "", true)
+func runTasksList(o *tasksListOptions) error {
+	if o.fromServer {
+		return o.withConnection(func(conn Connection) error {
+			raw, err := conn.Client().List(o.ctx(), "tasks/list", "tasks", "", true)
 			var rpc *client.RPCError
-			if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound && !s.client.Legacy() {
-				return usagef("a %s server has no tasks/list; 'mcpctl tasks list' shows the tasks started here", s.client.Version())
+			if errors.As(err, &rpc) && rpc.Code == client.CodeMethodNotFound && !conn.Client().Legacy() {
+				return usagef("a %s server has no tasks/list; 'mcpctl tasks list' shows the tasks started here", conn.Client().Version())
 			}
 			if err != nil {
 				return wrapOp("tasks/list", err)
 			}
-			return s.print(o.ctx(), output.KindTasksList, raw)
+			return conn.Print(o.ctx(), output.KindTasksList, raw)
 		})
 	}
 	ios := o.f.IOStreams
-	render, err := renderOptions(o.c, ios)
+	render, err := o.renderOptions()
 	if err != nil {
 		return err
 	}
@@ -206,17 +213,17 @@ func newCmdTaskMethod(f *Factory, runF func(*taskOptions) error, name, usage, me
 	return &cli.Command{
 		Name: name, Usage: usage, ArgsUsage: "TASK-ID",
 		Action: actionOf(parseTaskID(f), runF, func(o *taskOptions) error {
-			return o.withSession(func(s *session) error {
-				raw, err := s.client.Call(o.ctx(), method, taskParams(o.ID), nil)
+			return o.withConnection(func(conn Connection) error {
+				raw, err := conn.Client().Call(o.ctx(), method, taskParams(o.ID), nil)
 				if err != nil {
 					return wrapOp(method+" "+o.ID, err)
 				}
 				var t client.Task
 				if json.Unmarshal(raw, &t) == nil && t.Status != "" {
 					t.TaskID = o.ID
-					s.f.updateTaskRecord(s.serverID, t)
+					o.f.updateTaskRecord(conn.ServerID(), t)
 				}
-				return s.print(o.ctx(), output.KindGeneric, raw)
+				return conn.Print(o.ctx(), output.KindGeneric, raw)
 			})
 		}),
 	}

@@ -22,8 +22,9 @@ func TestTasksFlags(t *testing.T) {
 			{args: []string{"tasks", cmd.name, "a", "b"}, err: "usage: mcpctl tasks " + cmd.name + " TASK-ID"},
 		})
 	}
-	checkFlags(t, "tasks", newCmdTasksList, []flagCase[noOptions]{
-		{args: []string{"tasks", "list"}, want: &noOptions{}},
+	checkFlags(t, "tasks", newCmdTasksList, []flagCase[tasksListOptions]{
+		{args: []string{"tasks", "list"}, want: &tasksListOptions{}},
+		{args: []string{"tasks", "list", "--from-server"}, want: &tasksListOptions{fromServer: true}},
 	})
 }
 

@@ -4,18 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/output"
 )
-
-// tokenStores are the values of --token-store.
-var tokenStores = []string{"auto", "keychain", "file"}
-
-func tokenStoreFlag() cli.Flag {
-	return &cli.StringFlag{Name: "token-store", Usage: "keep OAuth tokens in `STORE`: auto (the OS keychain where there is one, else files), keychain, or file (0600 files in the state directory)", Value: "auto", EnvVars: []string{"MCPCTL_TOKEN_STORE"}, Category: catAuth}
-}
 
 // keychainWayOut is the hint for a keychain that cannot be used.
 const keychainWayOut = "to keep tokens in 0600 files instead, use --token-store file"
@@ -24,8 +15,8 @@ const keychainWayOut = "to keep tokens in 0600 files instead, use --token-store 
 // --token-store says: the OS keychain, or files in dir. Under auto, a
 // keychain the system lacks means files, quietly (a --trace line); one
 // that is there but refuses means files with a note.
-func (s *session) tokenStore(c *cli.Context, dir string) (*oauth.Store, error) {
-	mode := c.String("token-store")
+func (s *connection) tokenStore(dir string) (*oauth.Store, error) {
+	mode := s.g.TokenStore
 	store := &oauth.Store{Dir: dir}
 	switch mode {
 	case "file":
@@ -44,7 +35,7 @@ func (s *session) tokenStore(c *cli.Context, dir string) (*oauth.Store, error) {
 	case mode == "keychain":
 		return nil, keychainHint(err)
 	case errors.As(err, &kerr) && kerr.Absent:
-		if c.Bool("trace") {
+		if s.g.Trace {
 			fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine("oauth: tokens in files under "+dir+": "+err.Error()))
 		}
 	default:

@@ -1,11 +1,7 @@
 package commands
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -49,13 +45,13 @@ func newCmdToolsList(f *Factory, runF func(*listOptions) error) *cli.Command {
 }
 
 func runToolsList(o *listOptions) error {
-	return o.withSession(func(s *session) error {
-		raw, warnings, err := s.client.ListTools(o.ctx(), o.Cursor, o.All)
+	return o.withConnection(func(conn Connection) error {
+		raw, warnings, err := conn.Client().ListTools(o.ctx(), o.Cursor, o.All)
 		if err != nil {
 			return wrapOp("tools/list", err)
 		}
-		s.warn(warnings)
-		return s.print(o.ctx(), output.KindToolsList, raw)
+		conn.Warn(warnings...)
+		return conn.Print(o.ctx(), output.KindToolsList, raw)
 	})
 }
 
@@ -79,21 +75,21 @@ func newCmdToolsDescribe(f *Factory, runF func(*toolsDescribeOptions) error) *cl
 }
 
 func runToolsDescribe(o *toolsDescribeOptions) error {
-	return o.withSession(func(s *session) error {
-		list, warnings, err := s.client.ListTools(o.ctx(), "", true)
+	return o.withConnection(func(conn Connection) error {
+		list, warnings, err := conn.Client().ListTools(o.ctx(), "", true)
 		if err != nil {
 			return wrapOp("tools/list", err)
 		}
-		s.warn(warnings)
+		conn.Warn(warnings...)
 		tool, err := client.FindTool(list, o.Name)
 		if err != nil {
 			return err
 		}
-		if err := s.print(o.ctx(), output.KindToolDescribe, tool); err != nil {
+		if err := conn.Print(o.ctx(), output.KindToolDescribe, tool); err != nil {
 			return err
 		}
-		if s.render.Format == output.FormatText && s.render.Query == nil {
-			printToolUsage(s.ios, o.Name, tool)
+		if render := conn.Output(); render.Format == output.FormatText && render.Query == nil {
+			printToolUsage(o.IO, o.Name, tool)
 		}
 		return nil
 	})
@@ -131,75 +127,25 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 }
 
 func runToolsCall(o *toolsCallOptions) error {
-	return o.withSession(func(s *session) error {
-		args, stringPaths, err := parseRequestItems(o.JSON, o.Items, s.ios.In)
+	return o.withConnection(func(conn Connection) error {
+		args, stringPaths, err := parseRequestItems(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err
 		}
 		ctx := o.ctx()
-		return s.finishToolCall(ctx, "tools/call "+o.Name, func() (json.RawMessage, error) {
+		return conn.FinishCall(ctx, "tools/call "+o.Name, output.KindToolCall, func() (json.RawMessage, error) {
 			co := &client.CallOptions{NoWait: o.NoWait, Task: o.Task}
 			if !o.NoValidate {
 				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
-					return prepareToolArgs(o.Name, tool, args, stringPaths, o.AllowExtra, s.opts.Hooks.Log)
+					return prepareToolArgs(o.Name, tool, args, stringPaths, o.AllowExtra, conn.Trace)
 				}
 			}
-			if s.dryRun {
-				return s.dryToolCall(ctx, o.Name, args, co)
+			if o.Globals.DryRun {
+				return dryToolCall(ctx, conn, o.IO, o.Name, args, co)
 			}
-			return s.client.CallTool(ctx, o.Name, args, co)
+			return conn.Client().CallTool(ctx, o.Name, args, co)
 		})
 	})
-}
-
-// finishToolCall runs a call whose answer is a CallToolResult (a tool
-// call, a task's result) and prints it: exit 1 when the tool says isError,
-// the task handle as it is with --no-wait.
-func (s *session) finishToolCall(ctx context.Context, op string, call func() (json.RawMessage, error)) error {
-	return s.finishCall(ctx, op, output.KindToolCall, call)
-}
-
-// finishCall is finishToolCall for any call that may go through input
-// rounds or a task.
-func (s *session) finishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
-	raw, err := call()
-	s.progress.done()
-	if err != nil {
-		return wrapOp(op, err)
-	}
-	if id := client.CreatedTaskID(raw); id != "" {
-		kind = output.KindGeneric
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(id))
-	}
-	toolErr := isToolError(raw)
-	if toolErr && s.textAtTerminal() {
-		// Text shows the tool's words only, which may read like success:
-		// a person is told (the exit status tells a script, and a pipe
-		// gets the result alone, as ever).
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: "+toolErrorLine(op))
-	}
-	if err := s.print(ctx, kind, raw); err != nil {
-		return err
-	}
-	if toolErr {
-		return &ToolError{Name: strings.TrimPrefix(op, "tools/call ")}
-	}
-	return nil
-}
-
-// textAtTerminal reports whether the result goes to a terminal as text
-// (-o text, or no -o), where nothing else marks it.
-func (s *session) textAtTerminal() bool {
-	f := s.render.Format
-	return s.ios.IsStdoutTTY() && s.render.Query == nil && (f == "" || f == output.FormatText)
-}
-
-// toolErrorLine is the line above a result with isError: true.
-func toolErrorLine(op string) string {
-	if name, ok := strings.CutPrefix(op, "tools/call "); ok {
-		return fmt.Sprintf("error: tool %s reported an error (isError); its result follows", output.SanitizeLine(strconv.Quote(name)))
-	}
-	return "error: the tool reported an error (isError); its result follows"
 }
 
 func toolCallParams(name string, args json.RawMessage) json.RawMessage {

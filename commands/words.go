@@ -15,75 +15,84 @@ import (
 // inOurWords is err's message as mcpctl says it. The client library names
 // no flag and no program: where a way out depends on how it is called,
 // its errors carry typed fields instead (the limit that was hit, what a
-// login needs, the id the server answered), and here each such part of
-// the message is put in mcpctl's words: the flag to raise, the command to
-// run. Every replacement is of a phrase the typed error itself made, so
-// nothing a server said is touched.
+// login needs, the id the server answered). Each such error is said here
+// from its fields (ourWords), and the errors that wrap it keep their own
+// words around it: their message holds the wrapped error's message, which
+// is put back in ours. Nothing a server said is touched.
 func inOurWords(err error) string {
+	if s, ok := ourWords(err); ok {
+		return s
+	}
 	msg := err.Error()
-	for _, p := range ourPhrases(err) {
-		msg = strings.Replace(msg, p.lib, p.ours, 1)
+	var inner []error
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		inner = []error{u.Unwrap()}
+	case interface{ Unwrap() []error }:
+		inner = u.Unwrap()
+	}
+	for _, e := range inner {
+		if e == nil {
+			continue
+		}
+		if sub := e.Error(); sub != "" {
+			if i := strings.Index(msg, sub); i >= 0 {
+				msg = msg[:i] + inOurWords(e) + msg[i+len(sub):]
+			}
+		}
 	}
 	return msg
 }
 
-type phrase struct{ lib, ours string }
-
-func ourPhrases(err error) []phrase {
-	var out []phrase
-	var (
-		rid     *client.ResponseIDError
-		httpErr *client.HTTPError
-		version *client.VersionError
-		invalid *client.InvalidToolError
-		input   *client.InputRequiredError
-		unknown *client.UnknownToolError
-		authE   *oauth.Error
-		era     *client.EraError
-		timeout *client.TimeoutError
-		ack     *client.AckTimeoutError
-		task    *client.TaskInterruptedError
-	)
-	if errors.As(err, &rid) {
-		if rid.Sent == 0 {
-			out = append(out, phrase{"a request id that was never sent: ", "a request id mcpctl never sent: "})
-		} else {
-			out = append(out, phrase{fmt.Sprintf(", but the request had id %d", rid.Sent), fmt.Sprintf(", but mcpctl sent id %d", rid.Sent)})
+// ourWords says one of the library's errors that names, or leaves to its
+// caller, a flag, a command or the program: false for the others.
+func ourWords(err error) (string, bool) {
+	switch e := err.(type) {
+	case *client.ResponseIDError:
+		if e.Sent == 0 {
+			return "protocol error: the server answered a request id mcpctl never sent: " + e.ShownID(), true
 		}
-	}
-	if errors.As(err, &httpErr) && httpErr.Retry != nil {
-		out = append(out, phrase{httpErr.Retry.String(), retryWords(httpErr.Retry)})
-	}
-	if errors.As(err, &version) {
-		out = append(out, phrase{", this client speaks ", ", mcpctl speaks "})
-	}
-	if errors.As(err, &invalid) {
-		out = append(out, phrase{", so it is not called: ", ", so mcpctl will not call it: "})
-	}
-	if errors.As(err, &input) && input.RoundLimit > 0 && input.Reason != "" {
-		out = append(out, phrase{input.Reason, input.Reason + " (--max-rounds)"})
-	}
-	if errors.As(err, &unknown) {
-		out = append(out, phrase{unknown.Error(), unknownToolWords(unknown)})
-	}
-	switch {
-	case errors.As(err, &task):
-		// taskHint says that --timeout ended the wait.
-	case errors.As(err, &era):
-		if flag := eraTimeoutFlag(era); flag != "" {
-			out = append(out, phrase{"; is it an MCP server?", "; is it an MCP server? (a slow one needs a larger " + flag + ")"})
+		return fmt.Sprintf("protocol error: the server answered request id %s, but mcpctl sent id %d", e.ShownID(), e.Sent), true
+	case *client.HTTPError:
+		if e.Retry != nil {
+			return e.Describe(retryWords(e.Retry)), true
 		}
-	case errors.As(err, &timeout):
-		out = append(out, phrase{timeout.Reason(), timeout.Reason() + " (raise it with " + timeoutFlag(timeout.Bound) + ")"})
-	case errors.As(err, &ack):
+	case *client.VersionError:
+		return fmt.Sprintf("no protocol version in common: the server supports %s, mcpctl speaks %s", strings.Join(e.Theirs, ", "), strings.Join(e.Ours, ", ")), true
+	case *client.InvalidToolError:
+		return fmt.Sprintf("tool %q has an invalid definition, so mcpctl will not call it: %s", e.Name, e.Reason), true
+	case *client.InputRequiredError:
+		if e.RoundLimit > 0 && e.Reason != "" {
+			// The reason ends the message.
+			return e.Error() + " (--max-rounds)", true
+		}
+	case *client.UnknownToolError:
+		return unknownToolWords(e), true
+	case *client.EraError:
+		if flag := eraTimeoutFlag(e); flag != "" {
+			return inOurWords(&eraWords{e}) + " (a slow one needs a larger " + flag + ")", true
+		}
+	case *client.TimeoutError:
+		// The reason starts the message; the server's stderr follows it.
+		return e.Reason() + " (raise it with " + timeoutFlag(e.Bound) + ")" + strings.TrimPrefix(e.Error(), e.Reason()), true
+	case *client.AckTimeoutError:
 		// Listen's acknowledgment waits as long as a request may.
-		out = append(out, phrase{ack.Error(), ack.Error() + " (raise it with --timeout)"})
+		return e.Error() + " (raise it with --timeout)", true
+	case *oauth.Error:
+		if e.Needs != "" {
+			return e.Describe(authWords(e)), true
+		}
 	}
-	if errors.As(err, &authE) && authE.Needs != "" {
-		out = append(out, phrase{authE.Msg, authWords(authE)})
-	}
-	return out
+	return "", false
 }
+
+// eraWords is an EraError whose own words are said without a hint, so
+// that inOurWords puts the errors it holds in mcpctl's words; the hint
+// for a slow server follows.
+type eraWords struct{ e *client.EraError }
+
+func (w *eraWords) Error() string   { return w.e.Error() }
+func (w *eraWords) Unwrap() []error { return w.e.Unwrap() }
 
 // timeoutFlag is the flag that sets the limit a request ran into.
 func timeoutFlag(b client.TimeoutBound) string {
@@ -167,7 +176,7 @@ func authWords(e *oauth.Error) string {
 // phrase at the end is replaced: the text before it quotes the server's
 // schema.
 func schemaWords(msg string) string {
-	for _, p := range []phrase{
+	for _, p := range []struct{ lib, ours string }{
 		{", which is not fetched", ", which mcpctl does not fetch"},
 		{" uses regular-expression features this validator cannot evaluate; it is not enforced", " uses regular-expression features mcpctl cannot evaluate; it is not enforced"},
 	} {

@@ -7,8 +7,11 @@
 // environment on its own and never exits. Callers pass the paths to look
 // at (Options) and a lookup function for ${VAR} expansion; problems that
 // should not stop a command come back as Warning values, and the rest as
-// typed errors (*SyntaxError, *VarError, *NotFoundError, *EntryError)
-// that the CLI turns into messages and exit codes.
+// typed errors (*SyntaxError, *VarError, *NotFoundError, *EntryError,
+// *HeaderError, *EnvError) that the CLI turns into messages and exit
+// codes. Headers and variables follow one rule wherever they are written
+// (ParseHeaders and ParseEnv for the command line's forms, CheckHeader
+// and CheckEnv for a file's).
 //
 // Expansion happens at use time (Server.Resolve), so secrets stay in the
 // environment and out of the files. Every source understands ${VAR} and

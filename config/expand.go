@@ -78,7 +78,9 @@ func inputVar(id string) string {
 
 // Resolve expands the entry's strings from env and returns the endpoint.
 // It fails with *VarError for a variable that is not set (and has no
-// default), or with the entry's Problem.
+// default), or with an *EntryError: the entry's Problem, or a header or
+// variable that cannot be sent or set (its Err a *HeaderError or
+// *EnvError), which may come from the expansion.
 func (s *Server) Resolve(env Env) (*Endpoint, error) {
 	if s.Problem != "" {
 		return nil, &EntryError{Server: s.Name, Where: s.where(), Msg: s.Problem}
@@ -110,6 +112,9 @@ func (s *Server) Resolve(env Env) (*Endpoint, error) {
 	}
 	if x.err != nil {
 		return nil, x.err
+	}
+	if err := checkEndpoint(ep); err != nil {
+		return nil, &EntryError{Server: s.Name, Where: s.where(), Msg: err.Error(), Err: err}
 	}
 	return ep, nil
 }
@@ -195,11 +200,16 @@ func hasKey(kvs []KV, key string) bool {
 }
 
 // EntryError is an entry that cannot be used as written.
-type EntryError struct{ Server, Where, Msg string }
+type EntryError struct {
+	Server, Where, Msg string
+	Err                error // the cause, when it is a typed error (*HeaderError, *EnvError)
+}
 
 func (e *EntryError) Error() string {
 	return fmt.Sprintf("server %q (%s): %s", e.Server, e.Where, e.Msg)
 }
+
+func (e *EntryError) Unwrap() error { return e.Err }
 
 // expander expands ${…} references, remembering the first failure so that
 // Resolve reads like a list of fields.

@@ -108,8 +108,14 @@ const (
 	NeedClient = "client"
 )
 
-func (e *Error) Error() string {
-	s := e.Msg
+func (e *Error) Error() string { return e.Describe(e.Msg) }
+
+// Describe is the error's message with msg in place of Msg, so that a
+// caller can say what is needed in its own words (the flag or command
+// that supplies it) and keep the rest: the document, the URL, the field,
+// the cause.
+func (e *Error) Describe(msg string) string {
+	s := msg
 	if e.Doc != "" {
 		s = e.Doc
 		if e.URL != "" {
@@ -122,7 +128,7 @@ func (e *Error) Error() string {
 		if e.Field != "" {
 			s += ": field " + e.Field
 		}
-		s += ": " + e.Msg
+		s += ": " + msg
 	}
 	if e.Err != nil && e.Err != ErrNoBrowser && e.Err != ErrNotHTTPS { // Msg says it all
 		s += ": " + e.Err.Error()

@@ -140,13 +140,26 @@ func TestSubscriptionRouted(t *testing.T) {
 			t.Fatal("the subscription did not reach the server")
 		}
 	}
-	// The server speaks on x's subscription only.
-	_ = subs[0].Notify("notifications/tools/list_changed", map[string]any{"_meta": map[string]any{client.SubscriptionIDKey: subs[0].ID}})
-	gotX, gotY := x.sync(), y.sync()
-	if n := notifications(gotX, "notifications/tools/list_changed"); len(n) != 1 || string(metaValue(n[0].Params, client.SubscriptionIDKey)) != "7" {
-		t.Errorf("x's subscription, want its notification once under x's id 7:\n%s", dump(gotX))
+	// The server speaks on x's subscription, then on y's: on one
+	// connection, in that order, so that once y has its own, the daemon
+	// has handed on both, strays included.
+	for i, sub := range subs {
+		_ = sub.Notify("notifications/tools/list_changed", map[string]any{"for": []string{"x", "y"}[i],
+			"_meta": map[string]any{client.SubscriptionIDKey: sub.ID}})
 	}
-	if n := notifications(gotY, "notifications/tools/list_changed"); len(n) != 0 {
-		t.Errorf("y got x's subscription's notification:\n%s", dump(gotY))
+	y.waitFor("y's notification", func(m []*client.Message) bool {
+		for _, n := range notifications(m, "notifications/tools/list_changed") {
+			if string(topValue(n.Params, "for")) == `"y"` {
+				return true
+			}
+		}
+		return false
+	})
+	for name, pr := range map[string]*rawPeer{"x": x, "y": y} {
+		got := pr.sync()
+		n := notifications(got, "notifications/tools/list_changed")
+		if len(n) != 1 || string(topValue(n[0].Params, "for")) != `"`+name+`"` || string(metaValue(n[0].Params, client.SubscriptionIDKey)) != "7" {
+			t.Errorf("%s's subscription, want its own notification once, under its id 7:\n%s", name, dump(got))
+		}
 	}
 }
