@@ -110,8 +110,10 @@ type CacheOptions struct {
 
 // Hooks receive what a caller may want to show a user.
 type Hooks struct {
-	// OnNotify receives notifications for requests whose CallOptions has
-	// no handler of its own.
+	// OnNotify receives the server's notifications tied to a request
+	// whose CallOptions has no handler of its own, and, once each, those
+	// tied to no request (a log message or a list change on stdio) that
+	// no legacy Listen selects.
 	OnNotify func(Notification)
 	// Log receives diagnostic notes (era detection, cache hits and
 	// misses), as for a trace.
@@ -133,7 +135,10 @@ const (
 // CallOptions tunes one request.
 type CallOptions struct {
 	// Header adds HTTP headers (Mcp-Param-*) to this request only.
-	Header   http.Header
+	Header http.Header
+	// OnNotify receives the notifications tied to this request (its
+	// progress; over Streamable HTTP all that come on its stream) in
+	// place of Hooks.OnNotify.
 	OnNotify func(Notification)
 	// Refresh skips cached answers for this request (the result is still
 	// stored).
@@ -192,6 +197,7 @@ type Client struct {
 	reprobed   bool
 	legacy     legacySession
 	users      userWait // people answering a legacy server's requests
+	observers  watchSet // waiting for notifications tied to no request (untied.go)
 }
 
 // New returns a client; the transport is owned by it from now on.
@@ -345,12 +351,46 @@ func resultOf(method string, msg *Message) (json.RawMessage, error) {
 	return msg.Result, nil
 }
 
+// roundTrip sends one request and waits for its response, within its
+// timeout; its notifications go to its own hook or the Client's.
 func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMessage, version string, co *CallOptions) (*Message, error) {
 	if caps := c.caps(); c.opts.DryRun && !caps.DryRun {
 		// Sending for real what was to be shown only would be the worst
 		// fallback of all.
 		return nil, &CapabilityError{Binding: caps.Binding, Capability: "dry run"}
 	}
+	req, err := c.newRequest(method, params, version, co)
+	if err != nil {
+		return nil, err
+	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := c.startTimer(co, cancel)
+	defer timer.stop()
+	// An answer to the server's own request that will not come ends the
+	// call (userwait.go).
+	defer context.AfterFunc(c.users.stopped, func() { cancel(context.Cause(c.users.stopped)) })()
+	t := c.transport()
+	msg, err := t.RoundTrip(callCtx, req, c.requestNotify(req.ID, co, timer))
+	if cause := context.Cause(c.users.stopped); cause != nil && ctx.Err() == nil {
+		// Given up before the server's answer, which cannot have used it.
+		return nil, cause
+	}
+	if err != nil {
+		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
+			return nil, timer.timeoutError(method, t, err)
+		}
+		return nil, err
+	}
+	if msg == nil {
+		return nil, &ProtocolError{Msg: "no response to " + method}
+	}
+	return msg, nil
+}
+
+// newRequest is the next request: a new id, and the per-request fields of
+// its era in params._meta (none for initialize).
+func (c *Client) newRequest(method string, params json.RawMessage, version string, co *CallOptions) (*Request, error) {
 	id := c.nextID.Add(1)
 	legacy := IsLegacyVersion(version) || method == "initialize"
 	var withMeta json.RawMessage
@@ -366,90 +406,29 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	req := &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy, Header: co.Header}
 	if co.OnID != nil {
 		co.OnID(id)
 	}
-	callCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	// The timeout runs from the last sign of life: progress for this
-	// request starts it again, up to MaxTimeout in all.
-	var extend func()
-	var extended, capped atomic.Bool // by progress; up to Limits.MaxTimeout
-	start := time.Now()
-	if c.opts.Timeout > 0 && !co.NoTimeout {
-		var timer *time.Timer
-		armed := make(chan struct{})
-		timer = time.AfterFunc(c.opts.Timeout, func() {
-			<-armed
-			if d := c.users.postpone(c.opts.Timeout); d > 0 {
-				timer.Reset(d) // a person is answering the server's question
-				return
-			}
-			cancel(errRequestTimeout)
-		})
-		close(armed)
-		defer timer.Stop()
-		extend = func() {
-			extended.Store(true)
-			left := c.opts.Timeout
-			if max := c.opts.Limits.MaxTimeout; max > 0 && max-time.Since(start) < left {
-				left = max - time.Since(start)
-				capped.Store(true)
-			}
-			if left > 0 {
-				timer.Reset(left)
-			}
-		}
-	}
+	return &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy, Header: co.Header}, nil
+}
+
+// requestNotify is where the notifications tied to request id go: its
+// CallOptions.OnNotify, else Hooks.OnNotify. Its progress starts its
+// timeout again.
+func (c *Client) requestNotify(id int64, co *CallOptions, timer *requestTimer) func(Notification) {
 	notify := co.OnNotify
 	if notify == nil {
 		notify = c.opts.Hooks.OnNotify
 	}
 	token := strconv.FormatInt(id, 10)
-	onNotify := func(n Notification) {
-		if n.Method == "notifications/progress" && extend != nil && progressTokenOf(n.Params) == token {
-			extend()
+	return func(n Notification) {
+		if n.Method == "notifications/progress" && progressTokenOf(n.Params) == token {
+			timer.progress()
 		}
 		if notify != nil {
 			notify(n)
 		}
 	}
-	// An answer to the server's own request that will not come ends the
-	// call (userwait.go).
-	defer context.AfterFunc(c.users.stopped, func() { cancel(context.Cause(c.users.stopped)) })()
-	t := c.transport()
-	msg, err := t.RoundTrip(callCtx, req, onNotify)
-	if cause := context.Cause(c.users.stopped); cause != nil && ctx.Err() == nil {
-		// Given up before the server's answer, which cannot have used it.
-		return nil, cause
-	}
-	if err != nil {
-		if errors.Is(context.Cause(callCtx), errRequestTimeout) && ctx.Err() == nil {
-			te := &TimeoutError{Method: method, After: c.opts.Timeout.String()}
-			switch {
-			case capped.Load():
-				// Progress kept the request going as far as it may.
-				te.After, te.Bound, te.Total = c.opts.Limits.MaxTimeout.String(), TimeoutMaxTotal, time.Since(start)
-			case extended.Load():
-				// Progress kept the request going: say how long it really
-				// waited.
-				te.Bound, te.Total = TimeoutSinceProgress, time.Since(start)
-			}
-			if tail := t.Capabilities().StderrTail; tail != nil {
-				te.Stderr = tail()
-			}
-			if ac := (*authCut)(nil); errors.As(err, &ac) {
-				te.During = ac.err.Error()
-			}
-			return nil, te
-		}
-		return nil, err
-	}
-	if msg == nil {
-		return nil, &ProtocolError{Msg: "no response to " + method}
-	}
-	return msg, nil
 }
 
 // pickVersion chooses the revision to retry with after -32022: the first

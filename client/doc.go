@@ -19,7 +19,8 @@
 //
 // A transport written elsewhere implements Transport: RoundTrip, Close,
 // and Capabilities, which says what it can do besides (carry the server's
-// own requests, watch its notifications, show a stderr tail, dry-run).
+// own requests, hand on or watch its notifications tied to no request,
+// show a stderr tail, dry-run).
 // The Client uses a transport for what it says it is, and fails with a
 // *CapabilityError where a request needs what it lacks.
 //
@@ -44,7 +45,9 @@
 // happened (the limit that was hit, the login that is needed), for the
 // caller to word its own way out. Anything the caller may want to show a
 // user (wire traces, server notifications, warnings) reaches it through
-// callbacks (Tracer, Hooks).
+// callbacks (Tracer, Hooks): a notification once, at the hook of the
+// request it belongs to or, tied to none, at Hooks.OnNotify, however many
+// requests share the connection.
 //
 // Results stay raw: a server's result is returned as the json.RawMessage it
 // sent, so unknown fields, vendor `_meta` and schema keywords survive. The

@@ -24,9 +24,10 @@ import (
 type sseHTTP struct {
 	*httpConn
 
-	mu    sync.Mutex
-	conn  *sseConn
-	serve ServerRequestHandler
+	mu     sync.Mutex
+	conn   *sseConn
+	serve  ServerRequestHandler
+	untied func(Notification)
 	// bg bounds the stream and the answers to server requests: Close
 	// cancels it.
 	bg     context.Context
@@ -44,6 +45,7 @@ func (t *sseHTTP) Capabilities() Capabilities {
 		Binding:        BindingSSE,
 		DryRun:         t.opts.DryRun != nil,
 		ServerRequests: t.SetServerRequestHandler,
+		Notifications:  t.setNotificationHandler,
 		Watch:          t.Watch,
 		Rebind:         t.rebind(t, EraLegacy, BindingSSE),
 	}
@@ -57,6 +59,18 @@ func (t *sseHTTP) SetServerRequestHandler(h ServerRequestHandler) {
 	t.mu.Unlock()
 	if conn != nil {
 		conn.mux.setHandler(h)
+	}
+}
+
+// setNotificationHandler makes the notifications tied to no request go
+// to h, as on stdio.
+func (t *sseHTTP) setNotificationHandler(h func(Notification)) {
+	t.mu.Lock()
+	t.untied = h
+	conn := t.conn
+	t.mu.Unlock()
+	if conn != nil {
+		conn.mux.setNotify(h)
 	}
 }
 
@@ -129,6 +143,7 @@ func (t *sseHTTP) connect(ctx context.Context) (*sseConn, error) {
 	c := &sseConn{t: t, cancel: cancel}
 	c.mux = newMux(t.bg, func(line []byte) { t.postMessage(c, line) })
 	c.mux.setHandler(t.serve)
+	c.mux.setNotify(t.untied)
 	endpoint := make(chan string, 1)
 	go c.read(o.body, endpoint)
 	select {

@@ -72,7 +72,8 @@ func FuzzStdioReader(f *testing.F) {
 }
 
 // readStdio runs the reader of a transport with requests 1 to 3 pending
-// (and 4 sent) over r, checks what reached them, and describes it all.
+// (and 4 sent) over r, checks what reached them, and describes it all,
+// with the notifications tied to no request.
 func readStdio(t *testing.T, r io.Reader) string {
 	tr := NewStdio(StdioOptions{MaxLine: 256})
 	tr.SetServerRequestHandler(func(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *RPCError) {
@@ -81,6 +82,7 @@ func readStdio(t *testing.T, r io.Reader) string {
 	var log strings.Builder
 	pend := map[int64]*pendingCall{}
 	notes := map[int64][]string{} // each request's in order; the order among requests is a map's
+	tr.SetNotificationHandler(func(n Notification) { notes[0] = append(notes[0], n.Method+" "+string(n.Raw)) })
 	tr.mux.mu.Lock()
 	for id := int64(1); id <= 3; id++ {
 		p := &pendingCall{done: make(chan callResult, 1), notify: func(n Notification) {
@@ -94,6 +96,7 @@ func readStdio(t *testing.T, r io.Reader) string {
 	if err == nil {
 		t.Fatal("the reader stopped without a reason")
 	}
+	fmt.Fprintf(&log, "notes to no request: %q\n", notes[0])
 	for id := int64(1); id <= 3; id++ {
 		fmt.Fprintf(&log, "notes to %d: %q\n", id, notes[id])
 		select {

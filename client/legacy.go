@@ -44,10 +44,15 @@ type legacySession struct {
 	rounds  atomic.Int64 // server requests answered, for InputRound.Round
 }
 
-// attach makes the server's requests on t reach the Client.
+// attach makes the server's requests on t reach the Client, and its
+// notifications tied to no request (untied.go).
 func (c *Client) attach(t Transport) {
-	if serve := t.Capabilities().ServerRequests; serve != nil {
+	caps := t.Capabilities()
+	if serve := caps.ServerRequests; serve != nil {
 		serve(c.serveRequest)
+	}
+	if install := caps.Notifications; install != nil {
+		install(c.untied)
 	}
 }
 
@@ -193,7 +198,7 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 		// own stream (the GET stream), and only while it is open: open it
 		// before anything else.
 		sctx, cancel := context.WithTimeout(ctx, eventStreamWait(c.opts.Timeout))
-		open(sctx, c.opts.Hooks.OnNotify)
+		open(sctx, c.untied)
 		cancel()
 	}
 	if lvl := c.opts.LogLevel; lvl != "" && hasCapability(res, "logging") {

@@ -97,8 +97,8 @@ func (c *Client) legacyListen(ctx context.Context, filter json.RawMessage, onEve
 		}
 		if wanted {
 			onEvent(ListenEvent{Kind: "notification", SubscriptionID: null, Method: n.Method, Params: n.Params, More: n.More})
-		} else if c.opts.Hooks.OnNotify != nil {
-			c.opts.Hooks.OnNotify(n) // log messages and the like still reach the caller
+		} else {
+			c.untied(n) // log messages and the like still reach the caller
 		}
 	})
 	return nil, err

@@ -77,6 +77,18 @@ func (c *Client) Listen(ctx context.Context, filter json.RawMessage, lo ListenOp
 		ackTimer = time.AfterFunc(ackTimeout, func() { cancel(&AckTimeoutError{After: ackTimeout}) })
 		defer ackTimer.Stop()
 	}
+	if lo.Stray != nil {
+		// On a shared connection (stdio) what names another subscription,
+		// or none, is tied to no request: it comes to the Client
+		// (untied.go), which shows it to the trace here too.
+		defer c.observe(func(n Notification) {
+			why := "no subscription id"
+			if subscriptionOf(n.Params) != nil {
+				why = "another subscription"
+			}
+			lo.Stray(n, why)
+		})()
+	}
 	co := &CallOptions{
 		NoTimeout: true,
 		OnID: func(id int64) {

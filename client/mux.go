@@ -12,11 +12,12 @@ import (
 
 // mux is the message multiplexer of a connection that carries many
 // requests at once (stdio, HTTP+SSE, NewConn): it matches each response to
-// the request in flight with its id, hands notifications to those requests
-// and to Watch callers, answers the server's own requests through the
-// handler, and ends every request with one error when the connection
-// fails. The transports feed it decoded messages and write what it gives
-// them; the rules are the same for all of them.
+// the request in flight with its id, hands each notification to the
+// request it is tied to or, tied to none, once to the Watch callers or the
+// connection's handler (route.go), answers the server's own requests
+// through the handler, and ends every request with one error when the
+// connection fails. The transports feed it decoded messages and write what
+// it gives them; the rules are the same for all of them.
 type mux struct {
 	// bg is the context server requests are answered in; reply sends an
 	// answer (a JSON-RPC response line) back to the server.
@@ -29,6 +30,7 @@ type mux struct {
 	dead     error         // set once the connection can carry nothing more
 	deadCh   chan struct{} // closed when dead is set
 	serve    ServerRequestHandler
+	untied   func(Notification) // for notifications tied to no request
 	watchers watchSet
 }
 
@@ -51,6 +53,14 @@ func newMux(bg context.Context, reply func(line []byte)) *mux {
 func (m *mux) setHandler(h ServerRequestHandler) {
 	m.mu.Lock()
 	m.serve = h
+	m.mu.Unlock()
+}
+
+// setNotify makes notifications tied to no request go to h when no Watch
+// caller takes them; without it they are dropped.
+func (m *mux) setNotify(h func(Notification)) {
+	m.mu.Lock()
+	m.untied = h
 	m.mu.Unlock()
 }
 
@@ -102,8 +112,7 @@ func (m *mux) await(ctx context.Context, id int64, p *pendingCall) (*Message, er
 func (m *mux) deliver(msg *Message, raw []byte, more bool) error {
 	switch msg.Kind() {
 	case "notification":
-		n := Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), raw...), More: more}
-		fanOut(n, &m.mu, &m.pending, &m.watchers)
+		m.route(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), raw...), More: more})
 	case "request":
 		// Legacy servers ask things (elicitation, roots, ping); modern ones
 		// must not, and are told so rather than left waiting.

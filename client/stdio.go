@@ -115,6 +115,11 @@ func NewStdio(opts StdioOptions) *StdioTransport {
 // revisions) go to h; without one they are refused with -32601.
 func (t *StdioTransport) SetServerRequestHandler(h ServerRequestHandler) { t.mux.setHandler(h) }
 
+// SetNotificationHandler makes the notifications the server sends tied
+// to no request (log messages, list changes) go to h, once each, while no
+// Watch caller takes them; without one they are dropped.
+func (t *StdioTransport) SetNotificationHandler(h func(Notification)) { t.mux.setNotify(h) }
+
 // Watch hands every notification the server sends to fn until ctx is done
 // (nil) or the server goes away (the error that ended it). Legacy servers
 // send change notifications on stdout whenever they like.
@@ -133,6 +138,7 @@ func (t *StdioTransport) Capabilities() Capabilities {
 		DryRun:         t.opts.DryRun != nil,
 		Stateful:       true,
 		ServerRequests: t.SetServerRequestHandler,
+		Notifications:  t.SetNotificationHandler,
 		Watch:          t.Watch,
 		StderrTail:     t.StderrTail,
 	}

@@ -72,8 +72,11 @@ func TestStdioRoundTrip(t *testing.T) {
 	var stderr syncBuffer
 	tr := shServer(t, `read l; printf '%s\n' "$l" >&2; printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}' "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}"`,
 		StdioOptions{Stderr: &stderr})
-	var notes []Notification
-	msg, err := call(tr, 1, 2*time.Second, func(n Notification) { notes = append(notes, n) })
+	// The log message is tied to no request: it goes to the connection's
+	// handler, not to the request in flight.
+	var notes, mine []Notification
+	tr.SetNotificationHandler(func(n Notification) { notes = append(notes, n) })
+	msg, err := call(tr, 1, 2*time.Second, func(n Notification) { mine = append(mine, n) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,6 +86,9 @@ func TestStdioRoundTrip(t *testing.T) {
 	if len(notes) != 1 || notes[0].Method != "notifications/message" ||
 		string(notes[0].Raw) != `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}` {
 		t.Errorf("notifications %+v", notes)
+	}
+	if len(mine) != 0 {
+		t.Errorf("the request got %+v, tied to no request", mine)
 	}
 	if err := tr.Close(); err != nil {
 		t.Fatal(err)

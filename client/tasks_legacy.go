@@ -186,6 +186,9 @@ func (c *Client) waitLegacyTask(ctx context.Context, task json.RawMessage, co *C
 	defer cancel()
 	stop := func(err error) error { return c.interrupted(ctx, waitCtx, id, err) }
 	opts := &CallOptions{OnNotify: c.taskNotify(id, co.OnNotify)}
+	// On a shared connection (stdio) the task's status notifications are
+	// tied to no request: they come to the Client (untied.go).
+	defer c.observe(func(n Notification) { c.taskStatus(id, n) })()
 	fresh := t.Status == ""
 	for {
 		switch t.Status {
@@ -247,12 +250,18 @@ func (c *Client) taskNotify(id string, next func(Notification)) func(Notificatio
 		next = c.opts.Hooks.OnNotify
 	}
 	return func(n Notification) {
-		if n.Method == "notifications/tasks/status" && c.opts.Tasks.OnStatus != nil && TaskIDOf(n.Params) == id {
-			c.opts.Tasks.OnStatus(n.Params)
-		}
+		c.taskStatus(id, n)
 		if next != nil {
 			next(n)
 		}
+	}
+}
+
+// taskStatus reports n to TaskOptions.OnStatus if it is a status
+// notification of task id.
+func (c *Client) taskStatus(id string, n Notification) {
+	if n.Method == "notifications/tasks/status" && c.opts.Tasks.OnStatus != nil && TaskIDOf(n.Params) == id {
+		c.opts.Tasks.OnStatus(n.Params)
 	}
 }
 

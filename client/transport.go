@@ -10,10 +10,17 @@ import (
 // beyond RoundTrip it says in Capabilities, so that a transport written
 // elsewhere (a socket, an in-process pipe) is used for what it is.
 //
-// RoundTrip may be called from several goroutines at once. Notifications
-// that the server sends while the request is in flight are passed to notify
-// (which may be nil) before RoundTrip returns. A notification-only request
-// (ID 0) returns a nil response.
+// RoundTrip may be called from several goroutines at once. The server's
+// notifications that belong to the request are passed to notify (which
+// may be nil) before RoundTrip returns: those on the request's own stream
+// (Streamable HTTP), and on a connection shared by many requests those
+// tied to it by its progress token (the request id) or, for
+// subscriptions/listen, by io.modelcontextprotocol/subscriptionId. A
+// notification tied to no request (a log message on stdio, anything on a
+// legacy server's GET stream) is passed to no request: it goes to the
+// Watch callers, else once to the handler installed by Notifications (or
+// given to OpenEvents). A notification-only request (ID 0) returns a nil
+// response.
 type Transport interface {
 	RoundTrip(ctx context.Context, req *Request, notify func(Notification)) (*Message, error)
 	// Capabilities says what the transport can do besides RoundTrip. It
@@ -56,6 +63,13 @@ type Capabilities struct {
 	// server sends (legacy revisions: elicitation, sampling, roots, ping).
 	// Without it the transport cannot carry them.
 	ServerRequests func(ServerRequestHandler)
+	// Notifications, when set, installs the handler for the
+	// notifications the server sends tied to no request (log messages,
+	// list changes on a shared connection) while no Watch caller takes
+	// them: each is handed to it once. Without it they reach only Watch
+	// callers. A transport whose every notification comes on a request's
+	// own stream needs none.
+	Notifications func(func(Notification))
 	// Watch, when set, hands fn every notification the server sends on
 	// its own (not tied to a request) until ctx is done (nil) or the
 	// connection ends (why). Legacy listen needs it.

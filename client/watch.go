@@ -5,8 +5,9 @@ import (
 	"sync"
 )
 
-// watchSet holds the Watch callers of one connection: each gets every
-// notification the server sends on its own.
+// watchSet holds the Watch callers of one connection (each gets every
+// notification the server sends on its own), or the observers of a
+// Client's notifications tied to no request (untied.go).
 type watchSet struct {
 	mu   sync.Mutex
 	fns  map[int]func(Notification)
@@ -51,24 +52,5 @@ func watchUntil(ctx context.Context, w *watchSet, fn func(Notification), done <-
 		return ctx.Err()
 	case <-done:
 		return why()
-	}
-}
-
-// fanOut hands a notification to every call in flight that takes them
-// (*pending, guarded by mu, which also guards replacing the map) and to
-// every watcher: on one connection nothing says which call a notification
-// belongs to.
-func fanOut(n Notification, mu *sync.Mutex, pending *map[int64]*pendingCall, w *watchSet) {
-	mu.Lock()
-	var fns []func(Notification)
-	for _, p := range *pending {
-		if p.notify != nil {
-			fns = append(fns, p.notify)
-		}
-	}
-	mu.Unlock()
-	fns = append(fns, w.list()...)
-	for _, fn := range fns {
-		fn(n)
 	}
 }

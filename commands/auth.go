@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -65,7 +66,7 @@ func (o *noOptions) authConnection() (*connection, error) {
 		return nil, usagef("auth works with HTTP servers: pass --url URL")
 	}
 	s := &connection{connSettings: st, f: o.f, ios: o.IO}
-	if s.progress, err = newProgressView(st.g.Progress, o.IO); err != nil {
+	if s.progress, err = interact.NewProgress(st.g.Progress, o.IO); err != nil {
 		return nil, err
 	}
 	if _, fixed := st.header["Authorization"]; fixed {

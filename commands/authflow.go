@@ -10,13 +10,11 @@ package commands
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
-	"github.com/kballard/go-shellquote"
-
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -110,7 +108,7 @@ func (s *connection) oauthManager(url string) (*oauth.Manager, error) {
 // $BROWSER, no terminal and no --no-browser.
 func (s *connection) browser() oauth.Browser {
 	notice := func(u string) {
-		s.progress.clear()
+		s.progress.Clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: to authorize mcpctl, open this URL in a browser:\n  "+output.SanitizeLine(u))
 	}
 	l := &oauth.Loopback{Port: s.g.CallbackPort, Notice: notice, Name: "mcpctl"}
@@ -128,35 +126,4 @@ func (s *connection) browser() oauth.Browser {
 
 // openURL opens a URL in the user's browser, for a login and for a URL
 // elicitation alike: $BROWSER if set, else the platform's opener.
-func (f *Factory) openURL(u string) error {
-	if b := f.Getenv("BROWSER"); b != "" {
-		return openWithBrowserEnv(b, u)
-	}
-	return openBrowser(u)
-}
-
-// openWithBrowserEnv runs $BROWSER with the URL: in place of %s if it has
-// one, else as its last argument.
-func openWithBrowserEnv(browser, u string) error {
-	argv, err := shellquote.Split(browser)
-	if err != nil || len(argv) == 0 {
-		return fmt.Errorf("cannot split $BROWSER %q", browser)
-	}
-	replaced := false
-	for i, a := range argv {
-		if strings.Contains(a, "%s") {
-			argv[i] = strings.ReplaceAll(a, "%s", u)
-			replaced = true
-		}
-	}
-	if !replaced {
-		argv = append(argv, u)
-	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout, cmd.Stderr = nil, nil
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("$BROWSER: %w", err)
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
-}
+func (f *Factory) openURL(u string) error { return interact.OpenURL(u, f.Getenv) }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // grantSetting is a grant flag's value, else the configured server's
@@ -42,7 +43,7 @@ func (s *connection) tokenSetting(flag, value string) (string, error) {
 	if v == "" {
 		return "", nil
 	}
-	b, err := readJSONArg(from, v, s.ios.In)
+	b, err := argv.ReadJSONArg(from, v, s.ios.In)
 	if err != nil {
 		return "", err
 	}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -113,7 +114,7 @@ func runBatch(o *batchOptions) error {
 	if !ok {
 		return fmt.Errorf("batch lines share mcpctl's own connection, not a %T", conn)
 	}
-	s.input.perRequest = true
+	s.input.PerLine()
 	b := &batchRun{s: s, f: o.f, g: o.Globals, parallel: o.Parallel, failFast: o.FailFast}
 	return b.run(o.ctx(), in)
 }
@@ -340,7 +341,7 @@ func (b *batchRun) runLine(ctx context.Context, in rawLine) (out, errs []byte, c
 		app.Metadata[globalsKey] = b.g
 	}
 	if err == nil {
-		lctx := context.WithValue(ctx, lineInputKey{}, b.s.input.forLine())
+		lctx := b.s.input.LineContext(ctx)
 		err = execute(lctx, app, append([]string{"mcpctl"}, words...))
 	}
 	out, code = batchResult(in.n, stdout.Bytes(), err, tool)
@@ -374,7 +375,7 @@ func (b *batchRun) lineWords(in rawLine) (words []string, tool *string, err erro
 // "params" (an object); "jsonrpc" and "id" are allowed and ignored, as
 // mcpctl numbers its requests itself.
 func jsonLineWords(text string) ([]string, *string, error) {
-	obj, err := parseObject("the line", []byte(text))
+	obj, err := argv.ParseObject("the line", []byte(text))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -408,30 +409,30 @@ func jsonLineWords(text string) ([]string, *string, error) {
 // global flag (the batch has one server and one set of options), run a
 // command that is not a request, or ask for help.
 func checkBatchLine(app *cli.App, words []string) error {
-	l := scanArgs(app, words, false)
-	if l.bare != "" {
-		return usagef("a batch line cannot name a server (%q): the batch's server is named before 'batch'", l.bare)
+	l := argv.Scan(app, words, false)
+	if l.Bare != "" {
+		return usagef("a batch line cannot name a server (%q): the batch's server is named before 'batch'", l.Bare)
 	}
-	if len(l.front) > 0 {
-		return usagef("%s is a global flag: give it before 'batch', where it holds for every line", l.front[0])
+	if len(l.Front) > 0 {
+		return usagef("%s is a global flag: give it before 'batch', where it holds for every line", l.Front[0])
 	}
-	if len(l.path) == 0 || !slices.Contains(batchCommandList, l.path[0].Name) {
-		if len(l.path) > 0 {
-			return usagef("%q is not a request: a batch line is a JSON object or one of %s", l.pathWords[0], batchCommandNames)
+	if len(l.Path) == 0 || !slices.Contains(batchCommandList, l.Path[0].Name) {
+		if len(l.Path) > 0 {
+			return usagef("%q is not a request: a batch line is a JSON object or one of %s", l.PathWords[0], batchCommandNames)
 		}
 		word := words[0]
-		if len(l.positional) > 0 {
-			word = l.positional[0]
+		if len(l.Positional) > 0 {
+			word = l.Positional[0]
 		}
 		msg := fmt.Sprintf("unknown command %q: a batch line is a JSON object or one of %s", word, batchCommandNames)
-		if s := closest(word, batchCommandList, 2); len(s) > 0 {
+		if s := argv.Closest(word, batchCommandList, 2); len(s) > 0 {
 			msg += "; did you mean " + strings.Join(s, " or ") + "?"
 		}
 		return usagef("%s", msg)
 	}
-	for _, w := range l.local {
-		if name, _ := flagName(w); name == "h" || name == "help" {
-			return usagef("a batch line cannot ask for help: run 'mcpctl %s --help'", strings.Join(l.pathWords, " "))
+	for _, w := range l.Local {
+		if name, _ := argv.SplitFlag(w); name == "h" || name == "help" {
+			return usagef("a batch line cannot ask for help: run 'mcpctl %s --help'", strings.Join(l.PathWords, " "))
 		}
 	}
 	return nil

@@ -3,8 +3,6 @@ package commands
 import (
 	"strings"
 	"testing"
-
-	"github.com/mcpctl/mcpctl/client"
 )
 
 func TestServerIDHidesEnvValues(t *testing.T) {
@@ -22,30 +20,5 @@ func TestServerIDHidesEnvValues(t *testing.T) {
 	}
 	if u := serverID("https://x/mcp", nil, []string{"A=1"}, "/tmp"); u != "https://x/mcp" {
 		t.Errorf("URL server ID = %q", u)
-	}
-}
-
-// Completion looks under the capability digest of every set of
-// capabilities mcpctl may declare, the default first: a list fetched with
-// --root or --sampling-cmd is found too.
-func TestCapabilityDigests(t *testing.T) {
-	d := capabilityDigests()
-	if len(d) != 8 || d[0] != client.CapabilitiesDigest((&inputConfig{}).capabilities(true)) {
-		t.Fatalf("digests %q: want 8, the default first", d)
-	}
-	seen := map[string]bool{}
-	for _, x := range d {
-		if x == "" || seen[x] {
-			t.Errorf("digest %q empty or repeated in %q", x, d)
-		}
-		seen[x] = true
-	}
-	for _, ic := range []*inputConfig{{roots: []root{{URI: "file:///tmp"}}}, {samplingCmd: []string{"cat"}},
-		{roots: []root{{URI: "file:///tmp"}}, samplingCmd: []string{"cat"}}} {
-		for _, tasks := range []bool{true, false} {
-			if x := client.CapabilitiesDigest(ic.capabilities(tasks)); !seen[x] {
-				t.Errorf("the capabilities %s (digest %s) are not looked under", ic.capabilities(tasks), x)
-			}
-		}
 	}
 }

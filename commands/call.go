@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -38,11 +39,11 @@ func runCall(o *callOptions) error {
 	return o.withConnection(func(conn Connection) error {
 		var params json.RawMessage
 		if o.HasParams {
-			data, err := readJSONArg("params", o.Params, o.IO.In)
+			data, err := argv.ReadJSONArg("params", o.Params, o.IO.In)
 			if err != nil {
 				return err
 			}
-			obj, err := parseObject("params", data)
+			obj, err := argv.ParseObject("params", data)
 			if err != nil {
 				return err
 			}

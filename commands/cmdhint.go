@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // misspeltCommand is a lookup error of a bare server name that reads as a
@@ -26,7 +27,7 @@ func misspeltCommand(c *cli.Context, name string, err error) error {
 	for _, group := range wholeTree(c.App).Commands {
 		// Near in spelling only (tool, tools): a name that merely holds
 		// a command's (a path with "config" in it) is no command.
-		if group.Hidden || editDistance(strings.ToLower(name), group.Name) > 2 || findCommand(group.Subcommands, c.Command.Name) == nil {
+		if group.Hidden || argv.EditDistance(strings.ToLower(name), group.Name) > 2 || argv.FindCommand(group.Subcommands, c.Command.Name) == nil {
 			continue
 		}
 		return usagef("unknown command %q for 'mcpctl'; did you mean 'mcpctl %s %s'? (%q is no configured server either)", name, group.Name, c.Command.Name, name)

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpctl/mcpctl/client/atomicfile"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -345,10 +346,10 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 		}
 		v := g.settingText(k.Flag)
 		if want := settingProblem(k.Flag, v); want != "" {
-			return nil, usagef("invalid %s %s for %q: %s", dashed(k.Flag), shownValue(v), name, want)
+			return nil, usagef("invalid %s %s for %q: %s", argv.Dashed(k.Flag), argv.ShownValue(v), name, want)
 		}
 		if (k.Flag == "server-stderr" || k.Flag == "shutdown-grace") && s.URL != "" {
-			return nil, usagef("%s is for stdio servers; %q has a URL", dashed(k.Flag), name)
+			return nil, usagef("%s is for stdio servers; %q has a URL", argv.Dashed(k.Flag), name)
 		}
 		s.Settings = append(s.Settings, config.Setting{Key: k.Key, Flag: k.Flag, Value: v})
 	}
@@ -357,7 +358,7 @@ func serverFromFlags(o *configAddOptions) (*config.Server, error) {
 			continue
 		}
 		if s.URL == "" {
-			return nil, usagef("%s is for servers with a URL; %q runs a command", dashed(a.flag), name)
+			return nil, usagef("%s is for servers with a URL; %q runs a command", argv.Dashed(a.flag), name)
 		}
 		s.Auth = append(s.Auth, config.KV{Key: a.key, Value: g.settingText(a.flag)})
 	}
@@ -405,8 +406,8 @@ func addStores(flag string) bool {
 func unstorable(g *GlobalOptions) []string {
 	var out []string
 	for _, fl := range globalFlags() {
-		if name := flagNameOf(fl); !addStores(name) && g.Typed(name) {
-			out = append(out, dashed(name))
+		if name := argv.FlagName(fl); !addStores(name) && g.Typed(name) {
+			out = append(out, argv.Dashed(name))
 		}
 	}
 	return out
@@ -438,7 +439,7 @@ func saveServers(in invocation, servers []*config.Server, force bool, report str
 	errOut := in.f.IOStreams.ErrOut
 	fmt.Fprintf(errOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
 	for _, n := range names {
-		if findCommand(in.tree().Commands, n) != nil {
+		if argv.FindCommand(in.tree().Commands, n) != nil {
 			fmt.Fprintf(errOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
 		}
 	}

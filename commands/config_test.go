@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 func TestConfigFlags(t *testing.T) {
@@ -76,7 +78,7 @@ func TestConfigAddStoresOrRefusesEveryFlag(t *testing.T) {
 	urlOnly := map[string]bool{"header": true, "bearer": true, "client-id": true, "client-secret": true, "client-metadata-url": true,
 		"grant": true, "assertion": true, "idp-token-endpoint": true, "idp-client-id": true, "idp-client-secret": true, "id-token": true}
 	for i, fl := range globalFlags() {
-		name := flagNameOf(fl)
+		name := argv.FlagName(fl)
 		if name == "url" || name == "stdio" {
 			continue // what every entry has
 		}
@@ -88,11 +90,11 @@ func TestConfigAddStoresOrRefusesEveryFlag(t *testing.T) {
 		want := ""
 		switch fl.(type) {
 		case *cli.BoolFlag:
-			args = append(args, dashed(name))
+			args = append(args, argv.Dashed(name))
 		case *cli.DurationFlag:
-			args, want = append(args, dashed(name), "7s"), "7s"
+			args, want = append(args, argv.Dashed(name), "7s"), "7s"
 		case *cli.IntFlag:
-			args, want = append(args, dashed(name), "5"), "5"
+			args, want = append(args, argv.Dashed(name), "5"), "5"
 		default:
 			want = values[name]
 			if want == "" {
@@ -104,23 +106,23 @@ func TestConfigAddStoresOrRefusesEveryFlag(t *testing.T) {
 			if name == "env" {
 				want = "K=v"
 			}
-			args = append(args, dashed(name), want)
+			args = append(args, argv.Dashed(name), want)
 		}
 		r := e.run("", args...)
 		if !addStores(name) {
-			if r.code != ExitUsage || !strings.Contains(r.err, "cannot keep "+dashed(name)+" in an entry") {
-				t.Errorf("%s: exit %d, stderr %q; want it refused", dashed(name), r.code, r.err)
+			if r.code != ExitUsage || !strings.Contains(r.err, "cannot keep "+argv.Dashed(name)+" in an entry") {
+				t.Errorf("%s: exit %d, stderr %q; want it refused", argv.Dashed(name), r.code, r.err)
 			}
 			continue
 		}
 		if r.code != ExitOK {
-			t.Errorf("%s: exit %d, stderr %q; want it stored", dashed(name), r.code, r.err)
+			t.Errorf("%s: exit %d, stderr %q; want it stored", argv.Dashed(name), r.code, r.err)
 			continue
 		}
 		show := e.run("", "config", "show", srv, "-o", "json")
 		stored := strings.NewReplacer("X-Test: v", `"X-Test":"v"`, "K=v", `"K":"v"`).Replace(want)
 		if show.code != ExitOK || !strings.Contains(show.stdout, stored) {
-			t.Errorf("%s %s: the entry is %s, want %s in it", dashed(name), want, show.stdout, stored)
+			t.Errorf("%s %s: the entry is %s, want %s in it", argv.Dashed(name), want, show.stdout, stored)
 		}
 	}
 }

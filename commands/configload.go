@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // Reading the config files: mcpctl's own and the other clients' (package
@@ -124,7 +125,7 @@ func configError(err error) error {
 			return usagef("%v: no server is configured; add one with 'mcpctl config add %s --url URL' (or --stdio 'CMD ARGS…')", e, e.Name)
 		}
 		msg := e.Error()
-		if s := closest(e.Name, e.Known, 3); len(s) > 0 {
+		if s := argv.Closest(e.Name, e.Known, 3); len(s) > 0 {
 			msg += "; did you mean " + strings.Join(s, " or ") + "?"
 		}
 		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))

@@ -20,6 +20,8 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -48,7 +50,7 @@ type connSettings struct {
 	listen       bool // lines that are not JSON-RPC are reported, not fatal
 	pageable     bool // the command has --cursor: a listing may be paged by hand
 	render       output.Options
-	answers      *inputConfig // how the server's questions are answered
+	answers      *interact.Config // how the server's questions are answered
 
 	// shutdownGrace is --shutdown-grace in the client's terms: how long
 	// the stdio server may take to exit once its stdin is closed
@@ -73,7 +75,7 @@ func connectVia(ctx context.Context, f *Factory, g *GlobalOptions, how ConnectOp
 		return nil, err
 	}
 	s := &connection{connSettings: st, f: f, ios: f.IOStreams, dialer: dial, wrap: how.Wrap}
-	if s.progress, err = newProgressView(st.g.Progress, s.ios); err != nil {
+	if s.progress, err = interact.NewProgress(st.g.Progress, s.ios); err != nil {
 		return nil, err
 	}
 	if !how.Direct && how.Wrap == nil && dial == nil {
@@ -142,7 +144,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 	if err != nil {
 		return nil, err
 	}
-	if _, err := newProgressView(eff.Progress, f.IOStreams); err != nil {
+	if _, err := interact.NewProgress(eff.Progress, f.IOStreams); err != nil {
 		return nil, err
 	}
 	if lvl := eff.LogLevel; lvl != "" && !validLogLevel(lvl) {
@@ -168,7 +170,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 // resolveSettings reads how to reach the server from the options and the
 // endpoint; it starts nothing.
 func resolveSettings(g *GlobalOptions, f *Factory, ep *endpoint) (*connSettings, error) {
-	maxMessage, err := parseSize("--max-message-size", g.MaxMessageSize)
+	maxMessage, err := argv.ParseSize("--max-message-size", g.MaxMessageSize)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +227,7 @@ func (s *connection) clientOptions(ctx context.Context) client.Options {
 	tasks := !g.NoTasks
 	opts := client.Options{
 		ClientInfo:   client.Implementation{Name: "mcpctl", Version: version()},
-		Capabilities: s.answers.capabilities(tasks),
+		Capabilities: s.answers.Capabilities(tasks),
 		Timeout:      g.Timeout,
 		Limits: client.Limits{
 			MaxTimeout:  g.MaxTimeout,
@@ -273,7 +275,7 @@ func (s *connection) clientOptions(ctx context.Context) client.Options {
 		}
 	}
 	opts.Hooks.Warn = func(msg string) {
-		s.progress.clear()
+		s.progress.Clear()
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(msg))
 	}
 	if dir, err := s.f.eraDir(); err == nil {
@@ -288,17 +290,13 @@ func (s *connection) clientOptions(ctx context.Context) client.Options {
 // inputHandler answers the server's questions; its prompts end with the
 // command (Ctrl-C, SIGTERM) and, when --timeout was given, at its
 // deadline.
-func (s *connection) inputHandler(ctx context.Context) *inputHandler {
-	h := newInputHandler(s.answers, s.ios)
-	h.progress, h.open = s.progress, s.f.openURL
-	if ctx != nil {
-		h.base = ctx
-	}
+func (s *connection) inputHandler(ctx context.Context) *interact.Handler {
+	cmd := interact.Command{Context: ctx, Progress: s.progress, Open: s.f.openURL}
 	if s.g.IsSet("timeout") {
-		h.setDeadline(s.g.Timeout)
+		cmd.Timeout = s.g.Timeout
 	}
-	s.input = h
-	return h
+	s.input = interact.NewHandler(s.answers, s.ios, cmd)
+	return s.input
 }
 
 // renderOptions reads the output options (the config's defaults applied).

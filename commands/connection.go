@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -30,9 +31,9 @@ type connection struct {
 	opts   client.Options
 	closer []func()
 
-	progress *progressView
+	progress *interact.Progress
 	oauth    *oauth.Manager // nil unless OAuth is in use
-	input    *inputHandler
+	input    *interact.Handler
 	dryOut   *dryRunPrinter
 	// dialer builds the transport to the server from the settings
 	// (dialServer when nil); wrap, when set, wraps each transport the
@@ -58,7 +59,7 @@ func (s *connection) endpoint() *endpoint { return s.ep }
 
 // Print renders a raw result on stdout.
 func (s *connection) Print(ctx context.Context, kind output.Kind, raw json.RawMessage) error {
-	s.progress.done()
+	s.progress.Done()
 	return output.Render(ctx, s.ios, s.render, kind, raw)
 }
 
@@ -78,7 +79,7 @@ func (s *connection) Trace(msg string) {
 // result and prints it: exit 1 when the tool says isError.
 func (s *connection) FinishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error {
 	raw, err := call()
-	s.progress.done()
+	s.progress.Done()
 	if err != nil {
 		return wrapOp(op, err)
 	}
@@ -148,8 +149,8 @@ func (s *connection) Close() {
 	if s.borrowed {
 		return
 	}
-	s.input.abandon()
-	s.progress.done()
+	s.input.Abandon()
+	s.progress.Done()
 	if s.client != nil {
 		s.client.Close()
 	}
@@ -247,7 +248,7 @@ func (s *connection) serverStderr(mode string) (io.Writer, func(), error) {
 			Close() error
 		}
 		if s.ios.StderrToTerminal() {
-			w = output.NewLineSanitizer(aboveBar{s.progress})
+			w = output.NewLineSanitizer(s.progress.Above())
 		} else {
 			w = output.NewLinePasser(s.ios.ErrOut)
 		}
@@ -282,9 +283,9 @@ func (s *connection) notification(n client.Notification) {
 		if p.Logger != "" {
 			line += p.Logger + ": "
 		}
-		s.progress.clear()
+		s.progress.Clear()
 		fmt.Fprintln(s.ios.ErrOut, output.SanitizeLine(line+data))
 	case "notifications/progress":
-		s.progress.update(n.Params)
+		s.progress.Update(n.Params)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 const continuationKind = "mcpctl.continuation/v1"
@@ -112,7 +113,7 @@ func readContinuation(f *Factory, data []byte) (*continuation, error) {
 // clientContinuation converts the document for client.Resume.
 func (k *continuation) clientContinuation() (client.Continuation, error) {
 	out := client.Continuation{Method: k.Method, Params: k.Params, RequestState: k.RequestState, TaskID: k.TaskID, Round: k.Round}
-	obj, err := parseObject("inputRequests", k.InputRequests)
+	obj, err := argv.ParseObject("inputRequests", k.InputRequests)
 	if err != nil {
 		return out, err
 	}

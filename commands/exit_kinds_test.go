@@ -20,13 +20,16 @@ import (
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/client/skills"
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
 // errorKind is one kind of error mcpctl can meet, as it reaches ExitCode:
 // bare, or through the function of commands that puts it into mcpctl's
-// words (configError, parseObject, prepareToolArgs).
+// words (configError, argv.ParseObject, prepareToolArgs).
 type errorKind struct {
 	kind string // package.Name, as declared
 	err  error
@@ -46,12 +49,16 @@ func errorKinds() []errorKind {
 	return []errorKind{
 		// commands
 		{kind: "commands.UsageError", err: &UsageError{Msg: "bad flag"}, code: ExitUsage},
+		{kind: "exitcode.UsageError", err: exitcode.Usagef("bad %s", "flag"), code: ExitUsage, via: "exitcode.Usagef, which the parts of the command line under internal/ use"},
 		{kind: "commands.ToolError", err: &ToolError{Name: "x"}, code: ExitToolError},
 		{kind: "commands.opError", err: wrapOp("tools/list", &client.RPCError{Code: -32601}), code: ExitServerError, via: "names the operation, keeps the cause's code"},
 		{kind: "commands.hintError", err: &hintError{err: &client.ConnError{Msg: "refused"}, hint: "is it running?"}, code: ExitConnection, via: "adds a way out, keeps the cause's code"},
 		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
-		{kind: "commands.promptTimeoutError", err: &promptTimeoutError{after: time.Second}, code: ExitConnection},
+		{kind: "interact.PromptTimeoutError", err: &interact.PromptTimeoutError{After: time.Second}, code: ExitConnection},
 		{kind: "sessiond.Error", err: &sessiond.Error{Msg: "login needed", Code: ExitAuth}, code: ExitAuth, via: "a session process's error, with the code it found"},
+		{kind: "sessiond.ErrLocked", err: sessionFileError(sessiond.ErrLocked, &connSettings{target: "demo"}), code: ExitUsage, via: "sessionFileError", says: "already has a session starting or running"},
+		{kind: "sessiond.SocketPathError", err: sessionFileError(&sessiond.SocketPathError{Path: "/x.sock", Len: 200, Max: 103}, &connSettings{}), code: ExitUsage, via: "sessionFileError", says: "to a shorter folder"},
+		{kind: "sessiond.ErrUnsupported", err: sessionFileError(sessiond.ErrUnsupported, &connSettings{}), code: ExitUsage, via: "sessionFileError", says: "sessions are not supported"},
 		{kind: "commands.batchError", err: &batchError{Code: ExitServerError, First: 3, Failed: 2, Total: 9}, code: ExitServerError, via: "the first failing line's code", says: "the first is line 3"},
 		// client
 		{kind: "client.RPCError", err: &client.RPCError{Code: -32603, Message: "boom"}, code: ExitServerError},
@@ -96,10 +103,10 @@ func errorKinds() []errorKind {
 		{kind: "schema.LimitError", err: mustErr(prepareToolArgs("t", tool(deep), json.RawMessage(`{}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs", says: "limit MaxDepth=64"},
 		{kind: "schema.DialectError", err: mustErr(prepareToolArgs("t", tool(`{"$schema":"https://example.com/unknown"}`), json.RawMessage(`{}`), nil, false, nil)), code: ExitOK, via: "prepareToolArgs sends the arguments unchecked"},
 		// client/ojson: JSON typed on the command line
-		{kind: "ojson.SyntaxError", err: mustErr(parseObject("--json", []byte(`{"a":x}`))), code: ExitUsage, via: "parseObject", says: "is not valid JSON: invalid character"},
-		{kind: "ojson.ErrNotObject", err: mustErr(parseObject("--json", []byte(`[1]`))), code: ExitUsage, via: "parseObject", says: "must be a JSON object"},
-		{kind: "ojson.ErrTrailingData", err: mustErr(parseObject("--json", []byte(`{} {}`))), code: ExitUsage, via: "parseObject", says: "extra data"},
-		{kind: "ojson.ErrUnterminated", err: mustErr(parseObject("--json", []byte(`{"a":1`))), code: ExitUsage, via: "parseObject", says: "unterminated JSON object"},
+		{kind: "ojson.SyntaxError", err: mustErr(argv.ParseObject("--json", []byte(`{"a":x}`))), code: ExitUsage, via: "argv.ParseObject", says: "is not valid JSON: invalid character"},
+		{kind: "ojson.ErrNotObject", err: mustErr(argv.ParseObject("--json", []byte(`[1]`))), code: ExitUsage, via: "argv.ParseObject", says: "must be a JSON object"},
+		{kind: "ojson.ErrTrailingData", err: mustErr(argv.ParseObject("--json", []byte(`{} {}`))), code: ExitUsage, via: "argv.ParseObject", says: "extra data"},
+		{kind: "ojson.ErrUnterminated", err: mustErr(argv.ParseObject("--json", []byte(`{"a":1`))), code: ExitUsage, via: "argv.ParseObject", says: "unterminated JSON object"},
 		{kind: "ojson.ErrDepth", err: mustErr(prepareToolArgs("t", tool(deep), json.RawMessage(`{}`), nil, false, nil)), code: ExitUsage, via: "prepareToolArgs (schema.Compile parses the inputSchema with a depth bound)", says: "nests deeper than 64"},
 		// output
 		{kind: "output.QueryError", err: &output.QueryError{Expr: ".[", Compile: true, Err: errors.New("unexpected EOF")}, code: ExitUsage},
@@ -123,11 +130,12 @@ var notMet = map[string]string{
 	"client.ErrNotCached":   "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
 	"atomicfile.ErrLocked":  "Lock waits it out; a session's lock becomes sessiond.ErrLocked, which session commands put in their words",
 	"atomicfile.ErrNoLocks": "Windows: the token store goes on without a lock; sessions are unsupported there before any lock",
+	"sessiond.UnsafeError":  "an invocation warns and reaches the server itself; session commands refuse it as a UsageError (sessionPaths)",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;
 // the table names every error type and Err variable that client/, its
-// subpackages, output/, config/ and commands/ declare (a new one fails
+// subpackages, output/, config/, commands/ and internal/ declare (a new one fails
 // here until it is given its code), and every code it uses is in the
 // exit-code table of --help, the man pages and docs/output.md.
 func TestExitCodeOfEveryKind(t *testing.T) {
@@ -209,14 +217,17 @@ func TestExitCodeOfEveryKind(t *testing.T) {
 
 // declaredErrors lists the error types (named *Error, or Error) and Err
 // variables declared in the non-test files of client/ (with its
-// subpackages), output/, config/ and commands/, as package.Name;
-// unexported ones only for commands.
+// subpackages), output/, config/, commands/ and the command line's
+// packages under internal/, as package.Name; unexported ones only for
+// commands and internal/.
 func declaredErrors(t *testing.T) []string {
 	t.Helper()
 	var out []string
 	dirs := []string{".", "../output", "../config"}
 	sub, _ := filepath.Glob("../client/*")
 	dirs = append(dirs, "../client")
+	cli, _ := filepath.Glob("../internal/*")
+	sub = append(sub, cli...)
 	for _, d := range sub {
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() && !strings.HasSuffix(d, "testdata") {
 			dirs = append(dirs, d)
@@ -257,7 +268,7 @@ func declaredErrors(t *testing.T) []string {
 						}
 					}
 					for _, n := range names {
-						if ast.IsExported(n) || name == "commands" {
+						if ast.IsExported(n) || name == "commands" || strings.HasPrefix(filepath.ToSlash(dir), "../internal/") {
 							out = append(out, name+"."+n)
 						}
 					}

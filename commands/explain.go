@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -73,7 +74,7 @@ func listHint(err error, pageable bool) string {
 
 // hasFlag reports whether cmd has a flag of that name.
 func hasFlag(cmd *cli.Command, name string) bool {
-	return cmd != nil && findFlag(cmd.Flags, name) != nil
+	return cmd != nil && argv.FindFlag(cmd.Flags, name) != nil
 }
 
 // transportHint names the flag or setting that gets past a refusal of

@@ -14,12 +14,25 @@ import (
 // The process environment (variables, home, working directory) is read
 // in one file of package commands, the factory's process constructor;
 // every other file asks the factory, so that tests can describe a machine.
+// The packages under internal/, parts of the command line, are given what
+// they need of it (interact's $BROWSER) and read none of it themselves.
 func TestProcessEnvironmentReadOnlyByFactory(t *testing.T) {
 	t.Parallel()
 	reads := regexp.MustCompile(`\b(os\.(Getenv|LookupEnv|Environ|Setenv|Unsetenv|Clearenv|ExpandEnv|UserHomeDir|UserConfigDir|UserCacheDir|Getwd)|syscall\.(Getenv|Environ))\b`)
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
+	}
+	internal := 0
+	err = filepath.WalkDir(filepath.Join("..", "internal"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") {
+			files = append(files, p)
+			internal++
+		}
+		return err
+	})
+	if err != nil || internal == 0 {
+		t.Fatalf("found %d files under internal/: %v", internal, err)
 	}
 	for _, file := range files {
 		if strings.HasSuffix(file, "_test.go") || file == "factory.go" {

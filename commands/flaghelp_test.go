@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -23,14 +24,14 @@ func TestFlagHelpLines(t *testing.T) {
 		for _, f := range flags {
 			line := f.String()
 			if strings.Count(line, "(default:") > 1 {
-				t.Errorf("%s: %s shows its default twice: %s", where, flagNameOf(f), line)
+				t.Errorf("%s: %s shows its default twice: %s", where, argv.FlagName(f), line)
 			}
 			df, ok := f.(cli.DocGenerationFlag)
 			if !ok || !df.TakesValue() {
 				continue
 			}
 			if placeholderValue.MatchString(line) || strings.Count(df.GetUsage(), "`") < 2 {
-				t.Errorf("%s: --%s has no placeholder of its own: %s", where, flagNameOf(f), line)
+				t.Errorf("%s: --%s has no placeholder of its own: %s", where, argv.FlagName(f), line)
 			}
 		}
 	}

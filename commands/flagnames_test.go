@@ -6,12 +6,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// TestFlagNames: flagNames reads the names urfave's Names() gives, for
+// TestFlagNames: argv.FlagNames reads the names urfave's Names() gives, for
 // every flag of the tree (and urfave's help and version flags), and
-// findFlag finds each flag by each of them.
+// argv.FindFlag finds each flag by each of them.
 func TestFlagNames(t *testing.T) {
 	t.Parallel()
 	ios, _, _, _ := output.Test()
@@ -20,13 +21,13 @@ func TestFlagNames(t *testing.T) {
 	check := func(where string, flags []cli.Flag) {
 		for _, f := range flags {
 			n++
-			name, aliases := flagNames(f)
+			name, aliases := argv.FlagNames(f)
 			if got, want := append([]string{name}, aliases...), f.Names(); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: flagNames = %q, Names() = %q", where, got, want)
 			}
 			for _, nm := range f.Names() {
-				if findFlag(flags, nm) != f {
-					t.Errorf("%s: findFlag(%q) is not the flag %q", where, nm, f.Names())
+				if argv.FindFlag(flags, nm) != f {
+					t.Errorf("%s: argv.FindFlag(%q) is not the flag %q", where, nm, f.Names())
 				}
 			}
 		}
@@ -43,7 +44,7 @@ func TestFlagNames(t *testing.T) {
 	if n < 60 {
 		t.Fatalf("checked %d flags, not the tree's", n)
 	}
-	if findFlag(app.Flags, "no-such-flag") != nil || findFlag(app.Flags, "") != nil {
-		t.Error("findFlag found a flag that is not there")
+	if argv.FindFlag(app.Flags, "no-such-flag") != nil || argv.FindFlag(app.Flags, "") != nil {
+		t.Error("argv.FindFlag found a flag that is not there")
 	}
 }

@@ -1,13 +1,13 @@
 package commands
 
 import (
-	"flag"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/urfave/cli/v2"
 )
 
@@ -130,7 +130,7 @@ var flagEnvVars = sync.OnceValue(func() map[string][]string {
 	m := map[string][]string{}
 	for _, f := range globalFlags() {
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
-			m[flagNameOf(f)] = df.GetEnvVars()
+			m[argv.FlagName(f)] = df.GetEnvVars()
 		}
 	}
 	return m
@@ -141,7 +141,7 @@ func envVarsOf(f cli.Flag) []string {
 	if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
 		return df.GetEnvVars()
 	}
-	return flagEnvVars()[flagNameOf(f)]
+	return flagEnvVars()[argv.FlagName(f)]
 }
 
 // detachDeclarations removes from flags what mcpctl declares on them but
@@ -166,25 +166,16 @@ func detachDeclarations(flags []cli.Flag) {
 	}
 }
 
-// sharedFlag is a flag every app and command shares: it applies a copy
-// of itself, so that apps running at once do not write to it.
-type sharedFlag struct{ *cli.BoolFlag }
-
-func (f sharedFlag) Apply(set *flag.FlagSet) error {
-	c := *f.BoolFlag
-	return c.Apply(set)
-}
-
 var _ = func() bool {
-	cli.HelpFlag = sharedFlag{cli.HelpFlag.(*cli.BoolFlag)}
-	cli.VersionFlag = sharedFlag{cli.VersionFlag.(*cli.BoolFlag)}
+	cli.HelpFlag = argv.SharedFlag{BoolFlag: cli.HelpFlag.(*cli.BoolFlag)}
+	cli.VersionFlag = argv.SharedFlag{BoolFlag: cli.VersionFlag.(*cli.BoolFlag)}
 	// The environment variables of flags are mcpctl's to read (applyEnv),
 	// so the flags urfave parses carry none; their help still names them.
 	base := cli.FlagStringer
 	cli.FlagStringer = func(f cli.Flag) string {
 		s := base(f)
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) == 0 {
-			if evs := flagEnvVars()[flagNameOf(f)]; len(evs) > 0 {
+			if evs := flagEnvVars()[argv.FlagName(f)]; len(evs) > 0 {
 				s = cli.FlagEnvHinter(evs, s)
 			}
 		}
@@ -216,14 +207,14 @@ var flagCategories = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for _, f := range globalFlags() {
 		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() != "" {
-			m[flagNameOf(f)] = cf.GetCategory()
+			m[argv.FlagName(f)] = cf.GetCategory()
 		}
 	}
 	return m
 })
 
 // flagCategory is the category of a global flag, or "".
-func flagCategory(f cli.Flag) string { return flagCategories()[flagNameOf(f)] }
+func flagCategory(f cli.Flag) string { return flagCategories()[argv.FlagName(f)] }
 
 // globalOptionsHelp renders the app's GLOBAL OPTIONS as urfave renders
 // flag categories (its visibleFlagCategoryTemplate): the categories sorted

@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -20,10 +21,10 @@ func TestAppFlagsDetached(t *testing.T) {
 	app := NewApp(isolate(t).factory(ios))
 	for _, f := range app.Flags {
 		if df, ok := f.(cli.DocGenerationFlag); ok && len(df.GetEnvVars()) > 0 {
-			t.Errorf("--%s reaches urfave with the variables %v", flagNameOf(f), df.GetEnvVars())
+			t.Errorf("--%s reaches urfave with the variables %v", argv.FlagName(f), df.GetEnvVars())
 		}
 		if cf, ok := f.(cli.CategorizableFlag); ok && cf.GetCategory() != "" {
-			t.Errorf("--%s reaches urfave in the category %q", flagNameOf(f), cf.GetCategory())
+			t.Errorf("--%s reaches urfave in the category %q", argv.FlagName(f), cf.GetCategory())
 		}
 	}
 	cats := map[string]bool{}

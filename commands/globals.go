@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/urfave/cli/v2"
 )
 
@@ -170,7 +171,7 @@ func (g *GlobalOptions) field(flag string) (reflect.Value, bool) {
 func (g *GlobalOptions) set(flag, value string) error {
 	v, ok := g.field(flag)
 	if !ok {
-		return usagef("%s is not a global flag", dashed(flag))
+		return usagef("%s is not a global flag", argv.Dashed(flag))
 	}
 	switch p := v.Addr().Interface().(type) {
 	case *string:
@@ -206,7 +207,7 @@ func (g *GlobalOptions) set(flag, value string) error {
 func parseGlobals(c *cli.Context, lookupEnv func(string) (string, bool)) (*GlobalOptions, error) {
 	g := &GlobalOptions{given: map[string]bool{}, fromEnv: map[string]bool{}}
 	for _, fl := range c.App.Flags {
-		name := flagNameOf(fl)
+		name := argv.FlagName(fl)
 		v, ok := g.field(name)
 		if !ok {
 			continue // --help, --version
@@ -249,7 +250,7 @@ func (g *GlobalOptions) fromVariable(fl cli.Flag, name string, lookupEnv func(st
 			return nil // the flag keeps its default
 		}
 		if err := g.set(name, val); err != nil {
-			return usagef("%s=%s (%s): %s; see 'mcpctl --help'", ev, shownValue(val), dashed(name), flagWants(fl))
+			return usagef("%s=%s (%s): %s; see 'mcpctl --help'", ev, argv.ShownValue(val), argv.Dashed(name), argv.FlagWants(fl))
 		}
 		g.given[name], g.fromEnv[name] = true, true
 		return nil
@@ -263,7 +264,7 @@ func (g *GlobalOptions) fromVariable(fl cli.Flag, name string, lookupEnv func(st
 func (g *GlobalOptions) flagArgs(keep func(flag string) bool) []string {
 	var args []string
 	for _, fl := range globalFlags() {
-		name := flagNameOf(fl)
+		name := argv.FlagName(fl)
 		v, ok := g.field(name)
 		if !ok || !g.IsSet(name) || !keep(name) {
 			continue

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // A help topic is text that belongs to no single command. `mcpctl help
@@ -256,7 +258,7 @@ func runHelp(o *helpOptions) error {
 	}
 	cmds := o.tree().Commands
 	for _, a := range args {
-		cmd := findCommand(cmds, a)
+		cmd := argv.FindCommand(cmds, a)
 		if cmd == nil || cmd.Hidden {
 			var known []string
 			for _, k := range cmds {
@@ -268,7 +270,7 @@ func runHelp(o *helpOptions) error {
 				known = append(known, names...)
 			}
 			msg := fmt.Sprintf("no help for %q", strings.Join(args, " "))
-			if s := closest(a, known, 2); len(s) > 0 {
+			if s := argv.Closest(a, known, 2); len(s) > 0 {
 				msg += "; did you mean " + strings.Join(s, " or ") + "?"
 			}
 			return usagef("%s (topics: %s; commands: 'mcpctl help')", msg, strings.Join(names, ", "))

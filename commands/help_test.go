@@ -7,6 +7,7 @@ import (
 	"github.com/kballard/go-shellquote"
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -69,8 +70,8 @@ func TestExamples(t *testing.T) {
 				t.Errorf("%q does not run mcpctl", ex)
 				continue
 			}
-			argv, _ := normalizeArgs(app, words[1:])
-			runs := (&completer{app: app}).parse(argv).command()
+			line, _ := argv.Normalize(app, words[1:])
+			runs := (&completer{app: app}).parse(line).Command()
 			cmdPath, ok := cmds[runs]
 			if !ok || runs == "" {
 				t.Errorf("%q runs no command", ex)
@@ -81,11 +82,11 @@ func TestExamples(t *testing.T) {
 			for _, c := range cmdPath {
 				scope = append(scope, c.Flags...)
 			}
-			for _, w := range argv {
+			for _, w := range line {
 				if w == "--" {
 					break
 				}
-				if name, _ := flagName(w); strings.HasPrefix(w, "-") && findFlag(scope, name) == nil {
+				if name, _ := argv.SplitFlag(w); strings.HasPrefix(w, "-") && argv.FindFlag(scope, name) == nil {
 					t.Errorf("%q: no flag %s for %q", ex, w, "mcpctl "+runs)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -87,14 +88,14 @@ func checkPromptCall(prompts []promptDef, name string, args json.RawMessage, all
 	}
 	if def == nil {
 		msg := "the server has no prompt " + quoteName(name)
-		if s := closest(name, names, 3); len(s) > 0 {
+		if s := argv.Closest(name, names, 3); len(s) > 0 {
 			msg += "; did you mean " + quoteNames(s) + "?"
 		} else {
 			msg += " ('mcpctl prompts list' shows them)"
 		}
 		return &UsageError{Msg: msg}
 	}
-	given, _ := ojson.SplitObject(args) // buildArguments made it an object
+	given, _ := ojson.SplitObject(args) // argv.ParseItems made it an object
 	var declared []string
 	var probs []string
 	for _, a := range def.Arguments {
@@ -110,7 +111,7 @@ func checkPromptCall(prompts []promptDef, name string, args json.RawMessage, all
 				continue
 			}
 			p := "unknown argument " + quoteName(k)
-			switch s := closest(k, declared, 3); {
+			switch s := argv.Closest(k, declared, 3); {
 			case len(s) > 0:
 				p += "; did you mean " + quoteNames(s) + "?"
 			case len(declared) > 0:

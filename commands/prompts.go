@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -50,7 +51,7 @@ func newCmdPromptsGet(f *Factory, runF func(*promptsGetOptions) error) *cli.Comm
 
 func runPromptsGet(o *promptsGetOptions) error {
 	return o.withConnection(func(conn Connection) error {
-		args, err := buildArguments(o.JSON, o.Items, o.IO.In)
+		args, _, err := argv.ParseItems(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err
 		}

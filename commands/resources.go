@@ -10,6 +10,8 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -134,9 +136,9 @@ func nearURIs(conn Connection, uri string) []string {
 	}
 	// URIs share long prefixes, so closest's allowance (half the length)
 	// would take in most of a list: only the nearest ones are shown.
-	near := closest(uri, uris, 3)
+	near := argv.Closest(uri, uris, 3)
 	for i := 1; i < len(near); i++ {
-		if editDistance(uri, near[i]) > editDistance(uri, near[0]) {
+		if argv.EditDistance(uri, near[i]) > argv.EditDistance(uri, near[0]) {
 			return near[:i]
 		}
 	}
@@ -154,7 +156,7 @@ func (s *connection) cachedItems(method, key string) []json.RawMessage {
 	if err != nil {
 		return nil
 	}
-	return cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, capabilityDigests()...), method, key)
+	return cache.CachedItems(s.serverID, s.credentialID, append([]string{client.CapabilitiesDigest(s.opts.Capabilities)}, interact.CapabilityDigests()...), method, key)
 }
 
 type resourceContents struct {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -36,9 +37,9 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 
 func runResume(o *resumeOptions) error {
 	ios := o.IO
-	data, err := readJSONArg("continuation", "@"+o.File, ios.In)
+	data, err := argv.ReadJSONArg("continuation", "@"+o.File, ios.In)
 	if o.File == "-" {
-		data, err = readJSONArg("continuation", "-", ios.In)
+		data, err = argv.ReadJSONArg("continuation", "-", ios.In)
 	}
 	if err != nil {
 		return err

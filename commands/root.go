@@ -27,6 +27,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -92,16 +93,18 @@ func runApp(ctx context.Context, f *Factory, app *cli.App, args []string) int {
 }
 
 // execute runs one command line on app: flags may go anywhere
-// (normalizeArgs).
+// (argv.Normalize).
 func execute(ctx context.Context, app *cli.App, args []string) error {
-	line, err := normalizeArgs(app, args[1:])
+	line, err := argv.Normalize(app, args[1:])
 	if err != nil {
 		return err
 	}
 	return app.RunContext(ctx, append([]string{args[0]}, line...))
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLine is output.OneLine, under the name the session files (keepalive_*.go,
+// on their way to a package of their own) call it by.
+func oneLine(s string) string { return output.OneLine(s) }
 
 // topCommand is a command of the tree's first level: its name, for
 // reading a line, and its constructor.
@@ -157,7 +160,7 @@ func NewApp(f *Factory) *cli.App {
 // help, the root's unknown-command error, help, completion and config's
 // check for server names that are commands.
 func newAppFor(f *Factory, args []string) *cli.App {
-	// The line is read with the real rules (scanArgs), on the global flags
+	// The line is read with the real rules (argv.Scan), on the global flags
 	// and a name-only stand-in for each command.
 	top := topCommands()
 	stubs := make([]*cli.Command, len(top))
@@ -167,9 +170,9 @@ func newAppFor(f *Factory, args []string) *cli.App {
 	app := newAppFlags(f)
 	app.Commands = stubs
 	var cmds []*cli.Command
-	if l := scanArgs(app, args, false); len(l.path) > 0 {
+	if l := argv.Scan(app, args, false); len(l.Path) > 0 {
 		for i, stub := range stubs {
-			if stub == l.path[0] {
+			if stub == l.Path[0] {
 				cmds = []*cli.Command{top[i].build(f)}
 			}
 		}
@@ -296,19 +299,12 @@ func onUsageError(c *cli.Context, err error, _ bool) error {
 		if len(name) > 2 {
 			name = "-" + name // the flag package drops one dash of --name
 		}
-		return usagef("unknown flag %s for '%s'; see '%s --help'", name, c.Command.HelpName, helpName(c))
+		return usagef("unknown flag %s for '%s'; see '%s --help'", name, c.Command.HelpName, argv.HelpName(c))
 	}
-	if e, ok := badFlagValue(c, msg); ok {
+	if e, ok := argv.BadFlagValue(c, msg); ok {
 		return e
 	}
-	return usagef("%s; see '%s --help'", msg, helpName(c))
-}
-
-func helpName(c *cli.Context) string {
-	if c.Command != nil && c.Command.HelpName != "" {
-		return c.Command.HelpName
-	}
-	return "mcpctl"
+	return usagef("%s; see '%s --help'", msg, argv.HelpName(c))
 }
 
 // unknownCommand is the action of the app and of command groups: with no
@@ -334,8 +330,8 @@ func unknownCommand(c *cli.Context) error {
 	if root := c.Command == nil || c.Command.Name == c.App.Name; root && isServerName(factoryOf(c), c.Args().First()) {
 		return usagef("%q is a configured server: name a command after it, e.g. 'mcpctl %s tools list'", c.Args().First(), c.Args().First())
 	}
-	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), helpName(c))
-	if s := closest(c.Args().First(), names, 2); len(s) > 0 {
+	msg := fmt.Sprintf("unknown command %q for '%s'", c.Args().First(), argv.HelpName(c))
+	if s := argv.Closest(c.Args().First(), names, 2); len(s) > 0 {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return usagef("%s (commands: %s)", msg, strings.Join(names, ", "))

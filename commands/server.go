@@ -3,7 +3,7 @@ package commands
 // Which server a command talks to. In order:
 //
 //  1. the flags --url, --stdio, -s/--server (or a bare NAME before the
-//     command, which normalizeArgs turns into --server NAME); one at most;
+//     command, which argv.Normalize turns into --server NAME); one at most;
 //  2. the variables MCPCTL_URL, MCPCTL_STDIO, MCPCTL_SERVER; one at most;
 //  3. the server of a continuation being resumed;
 //  4. defaults.server in the config file.
@@ -25,6 +25,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -177,7 +178,7 @@ func applyServerSettings(g *GlobalOptions, ep *endpoint) error {
 				want = "see 'mcpctl --help'"
 			}
 			return usagef("server %q (%s:%d:%d): %s %s is not a valid %s: %s; fix the entry (mcpctl config edit)",
-				n.Name, n.Source.File, st.Line, st.Column, st.Key, shownValue(st.Value), dashed(st.Flag), want)
+				n.Name, n.Source.File, st.Line, st.Column, st.Key, argv.ShownValue(st.Value), argv.Dashed(st.Flag), want)
 		}
 	}
 	return nil

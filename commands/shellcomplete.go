@@ -38,6 +38,8 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/schema"
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/interact"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -116,47 +118,27 @@ type completer struct {
 	getenv  func(string) string
 }
 
-func (c *completer) scope(st *argLine) []cli.Flag {
+func (c *completer) scope(st *argv.Line) []cli.Flag {
 	flags := append([]cli.Flag(nil), c.app.Flags...)
-	if len(st.path) > 0 {
-		flags = append(flags, st.path[len(st.path)-1].Flags...)
+	if len(st.Path) > 0 {
+		flags = append(flags, st.Path[len(st.Path)-1].Flags...)
 	}
 	return flags
 }
 
-func takesValue(f cli.Flag) bool {
-	df, ok := f.(cli.DocGenerationFlag)
-	return !ok || df.TakesValue()
-}
-
-// parse reads the words before the current one, as normalizeArgs reads a
-// line, with room for the command still to come.
-func (c *completer) parse(done []string) *argLine { return scanArgs(c.app, done, true) }
-
-func (st *argLine) last(flag string) string {
-	if vs := st.values[flag]; len(vs) > 0 {
-		return vs[len(vs)-1]
-	}
-	return ""
-}
-
-func (st *argLine) command() string {
-	var names []string
-	for _, c := range st.path {
-		names = append(names, c.Name)
-	}
-	return strings.Join(names, " ")
-}
+// parse reads the words before the current one, as argv.Normalize reads
+// a line, with room for the command still to come.
+func (c *completer) parse(done []string) *argv.Line { return argv.Scan(c.app, done, true) }
 
 func (c *completer) complete(words []string) completion {
 	cur := words[len(words)-1]
 	st := c.parse(words[:len(words)-1])
 	switch {
-	case st.pending != nil:
-		return c.flagValue(st, st.pending.Names()[0])
-	case !st.dashdash && strings.HasPrefix(cur, "-"):
+	case st.Pending != nil:
+		return c.flagValue(st, st.Pending.Names()[0])
+	case !st.DashDash && strings.HasPrefix(cur, "-"):
 		if name, _, ok := strings.Cut(cur, "="); ok {
-			if f := findFlag(c.scope(st), strings.TrimLeft(name, "-")); f != nil {
+			if f := argv.FindFlag(c.scope(st), strings.TrimLeft(name, "-")); f != nil {
 				res := c.flagValue(st, f.Names()[0])
 				for i := range res.cands {
 					res.cands[i].value = name + "=" + res.cands[i].value
@@ -170,7 +152,7 @@ func (c *completer) complete(words []string) completion {
 	return c.positional(st, cur)
 }
 
-func (c *completer) flagNames(st *argLine) []candidate {
+func (c *completer) flagNames(st *argv.Line) []candidate {
 	var out []candidate
 	seen := map[string]bool{}
 	for _, f := range append(c.scope(st), cli.HelpFlag) {
@@ -200,7 +182,7 @@ var fixedValues = map[string][]string{
 	"token-store": tokenStores,
 }
 
-func (c *completer) flagValue(st *argLine, flag string) completion {
+func (c *completer) flagValue(st *argv.Line, flag string) completion {
 	switch flag {
 	case "server":
 		return completion{cands: c.serverCandidates(false)}
@@ -235,46 +217,46 @@ func words(vs ...string) completion {
 
 // serverChosen reports whether the line (or the environment) names a
 // server already, so that a bare name is not offered again.
-func (c *completer) serverChosen(st *argLine) bool {
-	return st.bare != "" || st.last("url") != "" || st.last("stdio") != "" || st.last("server") != ""
+func (c *completer) serverChosen(st *argv.Line) bool {
+	return st.Bare != "" || st.Last("url") != "" || st.Last("stdio") != "" || st.Last("server") != ""
 }
 
-func (c *completer) positional(st *argLine, cur string) completion {
-	if len(st.path) == 0 {
+func (c *completer) positional(st *argv.Line, cur string) completion {
+	if len(st.Path) == 0 {
 		res := completion{cands: commandCandidates(c.app.Commands)}
 		if !c.serverChosen(st) {
 			res.cands = append(res.cands, c.serverCandidates(false)...)
 		}
 		return res
 	}
-	leaf := st.path[len(st.path)-1]
+	leaf := st.Path[len(st.Path)-1]
 	if len(leaf.Subcommands) > 0 {
 		return completion{cands: commandCandidates(leaf.Subcommands)}
 	}
-	n := len(st.positional)
-	switch st.command() {
+	n := len(st.Positional)
+	switch st.Command() {
 	case "tools call", "tools describe":
 		if n == 0 {
 			return completion{cands: c.cachedNames(st, "tools/list", "tools", "name")}
 		}
-		if st.command() == "tools call" {
+		if st.Command() == "tools call" {
 			return c.toolItems(st, cur)
 		}
 	case "prompts get":
 		if n == 0 {
 			return completion{cands: c.cachedNames(st, "prompts/list", "prompts", "name")}
 		}
-		return c.promptItems(st, st.positional[0])
+		return c.promptItems(st, st.Positional[0])
 	case "resources read":
 		if n == 0 {
 			return completion{cands: c.cachedNames(st, "resources/list", "resources", "uri")}
 		}
 	case "complete":
-		if n == 0 && st.last("prompt") != "" {
-			return c.promptItems(st, st.last("prompt"))
+		if n == 0 && st.Last("prompt") != "" {
+			return c.promptItems(st, st.Last("prompt"))
 		}
-		if n == 0 && st.last("template") != "" {
-			return templateItems(st.last("template"))
+		if n == 0 && st.Last("template") != "" {
+			return templateItems(st.Last("template"))
 		}
 	case "config show":
 		return completion{cands: c.serverCandidates(false)}
@@ -284,7 +266,7 @@ func (c *completer) positional(st *argLine, cur string) completion {
 		if n == 0 {
 			return completion{files: true}
 		}
-		if set, err := config.ReadFile(c.f.expandHome(st.positional[0]), c.f.configOptions(true)); err == nil {
+		if set, err := config.ReadFile(c.f.expandHome(st.Positional[0]), c.f.configOptions(true)); err == nil {
 			return words(set.Names()...)
 		}
 	case "completion":
@@ -335,13 +317,13 @@ func (c *completer) serverCandidates(ownOnly bool) []candidate {
 
 // cachedItems reads a list from the result cache for the server the line
 // names; nothing when it names none, or nothing is cached.
-func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessage {
+func (c *completer) cachedItems(st *argv.Line, method, key string) []json.RawMessage {
 	ch := serverChoice{
-		url: st.last("url"), stdio: st.last("stdio"), name: st.last("server"),
-		env: st.values["env"], cwd: st.last("cwd"), headers: st.values["header"],
+		url: st.Last("url"), stdio: st.Last("stdio"), name: st.Last("server"),
+		env: st.Values["env"], cwd: st.Last("cwd"), headers: st.Values["header"],
 	}
 	if ch.name == "" && ch.url == "" && ch.stdio == "" {
-		ch.name = st.bare
+		ch.name = st.Bare
 	}
 	ch, err := pickServer(ch, c.getenv)
 	if err != nil {
@@ -355,10 +337,10 @@ func (c *completer) cachedItems(st *argLine, method, key string) []json.RawMessa
 	if err != nil {
 		return nil
 	}
-	return cache.CachedItems(ep.serverID(), credentialID(ep.header), capabilityDigests(), method, key)
+	return cache.CachedItems(ep.serverID(), credentialID(ep.header), interact.CapabilityDigests(), method, key)
 }
 
-func (c *completer) cachedNames(st *argLine, method, key, field string) []candidate {
+func (c *completer) cachedNames(st *argv.Line, method, key, field string) []candidate {
 	var out []candidate
 	for _, it := range c.cachedItems(st, method, key) {
 		var item map[string]json.RawMessage
@@ -381,14 +363,14 @@ func (c *completer) cachedNames(st *argLine, method, key, field string) []candid
 
 // toolItems offers the tool's argument keys (location=) not given yet,
 // and after KEY= the values its schema allows.
-func (c *completer) toolItems(st *argLine, cur string) completion {
+func (c *completer) toolItems(st *argv.Line, cur string) completion {
 	var params []schema.Param
 	for _, it := range c.cachedItems(st, "tools/list", "tools") {
 		var tool struct {
 			Name        string          `json:"name"`
 			InputSchema json.RawMessage `json:"inputSchema"`
 		}
-		if json.Unmarshal(it, &tool) != nil || tool.Name != st.positional[0] {
+		if json.Unmarshal(it, &tool) != nil || tool.Name != st.Positional[0] {
 			continue
 		}
 		if s, err := schema.Compile(tool.InputSchema, schema.Limits{}); err == nil {
@@ -406,7 +388,7 @@ func (c *completer) toolItems(st *argLine, cur string) completion {
 		}
 		return res
 	}
-	given := givenKeys(st.positional[1:])
+	given := givenKeys(st.Positional[1:])
 	res := completion{nospace: true}
 	for _, p := range params {
 		if given[p.Name] {
@@ -425,8 +407,8 @@ func (c *completer) toolItems(st *argLine, cur string) completion {
 }
 
 // promptItems offers a prompt's argument keys not given yet.
-func (c *completer) promptItems(st *argLine, prompt string) completion {
-	given := givenKeys(st.positional)
+func (c *completer) promptItems(st *argv.Line, prompt string) completion {
+	given := givenKeys(st.Positional)
 	res := completion{nospace: true}
 	for _, it := range c.cachedItems(st, "prompts/list", "prompts") {
 		var p struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/interact"
 )
 
 func TestSplitLine(t *testing.T) {
@@ -59,7 +60,7 @@ func (e *testEnv) putCached(server, method, result string) {
 	t.Helper()
 	cache := &client.Cache{Dir: e.Getenv("MCPCTL_CACHE_DIR"), Version: version()}
 	k := client.CacheKey{Server: server, Version: client.LatestVersion, Method: method, Params: "{}",
-		Caps: client.CapabilitiesDigest(clientCapabilities(false, false, true))}
+		Caps: client.CapabilitiesDigest((&interact.Config{}).Capabilities(true))}
 	if err := cache.Put(k, json.RawMessage(result)); err != nil {
 		t.Fatal(err)
 	}

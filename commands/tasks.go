@@ -55,7 +55,7 @@ func (s *connection) taskStatus(raw json.RawMessage) {
 		if t.StatusMessage != "" {
 			line += " — " + t.StatusMessage
 		}
-		s.progress.status(line)
+		s.progress.Status(line)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -128,7 +129,7 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 
 func runToolsCall(o *toolsCallOptions) error {
 	return o.withConnection(func(conn Connection) error {
-		args, stringPaths, err := parseRequestItems(o.JSON, o.Items, o.IO.In)
+		args, stringPaths, err := argv.ParseItems(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // inOurWords is err's message as mcpctl says it. The client library names
@@ -138,7 +139,7 @@ func retryWords(r *client.RetryRefusal) string {
 // delete_all).
 func unknownToolWords(e *client.UnknownToolError) string {
 	s := e.Error()
-	sugg := closest(e.Name, e.Known, 3)
+	sugg := argv.Closest(e.Name, e.Known, 3)
 	if len(sugg) == 0 {
 		return s
 	}

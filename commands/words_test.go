@@ -11,6 +11,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/client/schema"
+	"github.com/mcpctl/mcpctl/internal/argv"
 )
 
 // The client library's typed errors are put in mcpctl's words: the flags
@@ -86,8 +87,8 @@ func TestUnknownToolSuggestions(t *testing.T) {
 		{"completely_unrelated_name", nil},
 	}
 	for _, tc := range tests {
-		if got := closest(tc.name, known, 3); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("closest(%q) = %q, want %q", tc.name, got, tc.want)
+		if got := argv.Closest(tc.name, known, 3); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("argv.Closest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 		msg := inOurWords(&client.UnknownToolError{Name: tc.name, Known: known})
 		if len(tc.want) > 0 && !strings.Contains(msg, "did you mean "+tc.want[0]) {
@@ -100,32 +101,5 @@ func TestUnknownToolSuggestions(t *testing.T) {
 	msg := inOurWords(&client.UnknownToolError{Name: "delete_all", Known: []string{"del\u200bete_all"}})
 	if !strings.Contains(msg, `did you mean "del\u200bete_all"?`) {
 		t.Errorf("an invisible character is not shown: %q", msg)
-	}
-}
-
-func TestClosest(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name       string
-		candidates []string
-		n          int
-		want       []string
-	}{
-		{"lst", []string{"list", "last", "prompts"}, 3, []string{"list", "last"}},
-		{"lst", []string{"get", "list"}, 3, []string{"list", "get"}}, // distance 1 before distance 2
-		{"tols", []string{"prompts", "tools", "resources"}, 2, []string{"tools"}},
-		{"TOOLS", []string{"tools"}, 3, []string{"tools"}},
-		{"res", []string{"tools", "resources"}, 3, []string{"resources"}}, // prefix counts as close
-		{"weather_currentt", []string{"weather_current"}, 3, []string{"weather_current"}},
-		{"abcdef", []string{"abcdxy", "abcdez", "abcdef_long"}, 2, []string{"abcdez", "abcdef_long"}},
-		{"a", []string{"b", "c", "d", "e"}, 2, []string{"b", "c"}}, // closest first, input order on ties, at most n
-		{"zzzzzzzz", []string{"tools", "prompts"}, 3, nil},
-		{"x", nil, 3, nil},
-	}
-	for _, tc := range tests {
-		got := closest(tc.name, tc.candidates, tc.n)
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("closest(%q, %q, %d) = %q, want %q", tc.name, tc.candidates, tc.n, got, tc.want)
-		}
 	}
 }

@@ -76,6 +76,11 @@ func SanitizeName(s string) string { return sanitize(s, nameSlot) }
 // as escapes, as in SanitizeName.
 func SanitizeMessage(s string) string { return sanitize(s, message) }
 
+// OneLine folds text onto one line for a message (a command's stderr
+// quoted in an error): each run of white space, line breaks included,
+// becomes one space, and none is left at either end.
+func OneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 func sanitize(s string, p policy) string {
 	if isClean(s) && (p.breaks == 'k' || !strings.ContainsAny(s, "\n\t")) {
 		return s

@@ -127,3 +127,17 @@ func TestSanitizeKeepsProse(t *testing.T) {
 		}
 	}
 }
+
+func TestOneLine(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"":                                 "",
+		"one":                              "one",
+		"  usage: cmd\n\terror:  bad \r\n": "usage: cmd error: bad",
+		"a\n\nb":                           "a b",
+	} {
+		if got := OneLine(in); got != want {
+			t.Errorf("OneLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

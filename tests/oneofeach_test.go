@@ -38,7 +38,7 @@ func TestOneOfEach(t *testing.T) {
 		{"a typer of command-line text", regexp.MustCompile(`\bstrconv\.Parse(Float|Bool)\(`), "client/schema/"},
 	}
 	var files []string
-	for _, dir := range []string{"main.go", "client", "commands", "config", "output"} {
+	for _, dir := range []string{"main.go", "client", "commands", "internal", "config", "output"} {
 		err := filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -111,7 +111,7 @@ func TestOneSchemaWalker(t *testing.T) {
 	}
 	const owner = "client/schema/"
 	var files []string
-	for _, dir := range []string{"main.go", "client", "commands", "config", "output"} {
+	for _, dir := range []string{"main.go", "client", "commands", "internal", "config", "output"} {
 		_ = filepath.WalkDir(filepath.Join(root, dir), func(p string, d os.DirEntry, err error) error {
 			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".go") && !strings.HasSuffix(p, "_test.go") {
 				files = append(files, p)

@@ -56,6 +56,11 @@ func (t *tapped) Capabilities() client.Capabilities {
 			install(t.tp.route)
 		}
 	}
+	if install := caps.Notifications; install != nil {
+		// What the server says tied to no request goes to the session's
+		// invocations (on stdio the session watches for it too).
+		caps.Notifications = func(func(client.Notification)) { install(t.tp.d.untied) }
+	}
 	if rebind := caps.Rebind; rebind != nil {
 		caps.Rebind = func(era client.Era, binding string) (client.Transport, error) {
 			nt, err := rebind(era, binding)

@@ -41,9 +41,10 @@ type reply struct {
 
 // server holds the state a mode keeps across requests.
 type server struct {
-	mode  string
-	mu    sync.Mutex
-	calls map[string]int
+	mode   string
+	mu     sync.Mutex
+	calls  map[string]int
+	gather *gathering // the logs modes (logburst.go)
 }
 
 func newServer(mode string) *server { return &server{mode: mode, calls: map[string]int{}} }
@@ -272,6 +273,7 @@ func Modes() string {
 		"endlesspages:BYTES", "slowpages:MS:N", "chunked:N", "gzipbomb:N[:sse]", // issue 13, items 2 and 6
 		"invisible", "stderrescapes[:exit]", "stderrflood:N:L", // issue 13, items 4 and 9
 		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
+		"logs:N", "legacylogs:N", "legacysselogs:N", // issue 23, item 7 (logburst.go)
 		"schemas",           // issue 14, item 1 (schemas.go)
 		"legacytyped",       // issue 15, item 1 (legacytyped.go)
 		"legacytaskworking", // issue 17, item 6 (legacytasks.go)

@@ -24,6 +24,8 @@ import (
 //	legacysse      HTTP: the deprecated HTTP+SSE transport of 2024-11-05
 //	legacytyped    one tool with arguments of every type (legacytyped.go)
 //	legacytaskworking  a task that never ends (legacytasks.go)
+//	legacylogs:N   log messages while N calls are in flight (logburst.go)
+//	legacysselogs:N  the same over HTTP+SSE
 
 // legacyVersions are the versions a legacy server accepts as asked.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -135,6 +137,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 		return r
 	}
 	if r, ok := l.legacyTaskReply(req); ok { // issue 17, item 6 (legacytasks.go)
+		return r
+	}
+	if r, ok := l.gatherReply(req, send); ok { // issue 23, item 7 (logburst.go)
 		return r
 	}
 	switch req.Method {

@@ -14,9 +14,10 @@ import (
 )
 
 // legacyHandler serves the legacy modes over HTTP: Streamable HTTP as of
-// 2025-11-25, or for "legacysse" the HTTP+SSE transport of 2024-11-05.
+// 2025-11-25, or for "legacysse" (and "legacysselogs:N") the HTTP+SSE
+// transport of 2024-11-05.
 func legacyHandler(mode string) http.Handler {
-	if mode == "legacysse" {
+	if strings.HasPrefix(mode, "legacysse") {
 		return &legacySSE{srv: newServer(mode), sessions: map[string]*sseSession{}}
 	}
 	return &legacyHTTP{srv: newServer(mode), sessions: map[string]*httpSession{}}

@@ -25,6 +25,9 @@ func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 	if code, ok := serveGrandchild(mode, in, out, errOut); ok { // issue 13, item 5
 		return code
 	}
+	if code, ok := serveLogsStdio(mode, in, out, errOut); ok { // issue 23, item 7
+		return code
+	}
 	fmt.Fprintf(errOut, "fakemcp: mode %s ready\n", mode)
 	if code := serveLines(in, out, errOut, newServer(mode)); code >= 0 {
 		return code
