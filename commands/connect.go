@@ -374,3 +374,16 @@ func childEnv(environ func() []string, values []string) ([]string, error) {
 	}
 	return append(environ(), values...), nil
 }
+
+// logLevels are the levels of logging/setLevel (--log-level), least
+// severe first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func validLogLevel(l string) bool {
+	for _, v := range logLevels {
+		if v == l {
+			return true
+		}
+	}
+	return false
+}

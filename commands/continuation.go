@@ -11,13 +11,17 @@ package commands
 import (
 	"bytes"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/client/atomicfile"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/internal/argv"
 )
@@ -131,4 +135,27 @@ func (k *continuation) clientContinuation() (client.Continuation, error) {
 		return out, errors.New("the continuation names no method")
 	}
 	return out, nil
+}
+
+// stateKey returns this user's secret for sealing continuation documents,
+// creating it (0600) on first use.
+func (f *Factory) stateKey() ([]byte, error) {
+	dir, err := f.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	file := filepath.Join(dir, "continuation.key")
+	if key, err := os.ReadFile(file); err == nil && len(key) == 32 {
+		return key, nil
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	// Two processes racing here both write a key; the first one wins and
+	// both read it back.
+	if err := atomicfile.Create(file, key); err != nil && !errors.Is(err, os.ErrExist) {
+		return nil, err
+	}
+	return os.ReadFile(file)
 }

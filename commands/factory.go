@@ -163,3 +163,7 @@ func (f *Factory) config() *configLoader {
 	}
 	return f.configs
 }
+
+// stateDir is where mcpctl keeps what must outlive one run (task ids, the
+// key that seals continuations, OAuth tokens): config.Dirs.
+func (f *Factory) stateDir() (string, error) { return f.Dirs().StateDir() }

@@ -147,7 +147,7 @@ func envVarsOf(f cli.Flag) []string {
 // detachDeclarations removes from flags what mcpctl declares on them but
 // urfave must not act on: the variables, so that urfave does not read them
 // from the process, and the categories, which urfave would sort the flags
-// by in every process (flagcategories.go). A flag type missing here keeps
+// by in every process (globalOptionsHelp). A flag type missing here keeps
 // both: TestAppFlagsDetached fails then.
 func detachDeclarations(flags []cli.Flag) {
 	for _, f := range flags {

@@ -333,7 +333,7 @@ func printHelpCustom(w io.Writer, templ string, data any, funcs map[string]any) 
 }
 
 // expandHelpTemplate turns a placeholder into the template it stands for:
-// urfave's for the app (its global options by category: flagcategories.go),
+// urfave's for the app (its global options by category: globalOptionsHelp),
 // a command or a command group, with the examples (and, for the app, the
 // help topics) after it.
 func expandHelpTemplate(templ string) string {

@@ -77,15 +77,21 @@ func newCmdList(f *Factory, runF func(*listOptions) error, name, usage, method, 
 		Usage:     usage + " (" + method + ")",
 		ArgsUsage: " ",
 		Flags:     []cli.Flag{cursorFlag()},
-		Action: actionOf(parseList(f), runF, func(o *listOptions) error {
-			return o.withConnection(func(conn Connection) error {
-				raw, err := conn.Client().List(o.ctx(), method, key, o.Cursor, o.All)
-				if err != nil {
-					return wrapOp(method, err)
-				}
-				return conn.Print(o.ctx(), kind, raw)
-			})
-		}),
+		Action:    actionOf(parseList(f), runF, runList(method, key, kind)),
+	}
+}
+
+// runList is the run function of a listing: every page of method (or the
+// one at --cursor), its items under key.
+func runList(method, key string, kind output.Kind) func(*listOptions) error {
+	return func(o *listOptions) error {
+		return o.withConnection(func(conn Connection) error {
+			raw, err := conn.Client().List(o.ctx(), method, key, o.Cursor, o.All)
+			if err != nil {
+				return wrapOp(method, err)
+			}
+			return conn.Print(o.ctx(), kind, raw)
+		})
 	}
 }
 

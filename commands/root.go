@@ -1,15 +1,19 @@
-// Package commands is mcpctl's command-line surface: flags, request items
-// and one file per command group. It turns argv into calls on package
-// client and hands the raw results to package output.
+// Package commands is mcpctl's command-line surface: the command tree, its
+// flags and one file per command group. It turns argv into calls on
+// package client and hands the raw results to package output; the parts
+// below it live in internal/ (argv: the scanner and request items;
+// interact: prompts and progress; sessiond: the session process).
 //
 // Main builds the process's Factory (streams, environment, working
-// directory) and Run runs one command line with it. Each command is made
-// by a constructor newCmdX(f, runF) (action.go): its action parses flags
-// and arguments into an options struct and calls runF, which a test
-// replaces, or the real runX, which opens a session (session.go) when it
-// needs a server. A new command gets a constructor and a run function in
-// its group's file and a line in topCommands (or its group's Subcommands), and
-// a table of its flags in the group's _test.go (checkFlags).
+// directory) and Run runs one command line with it: the global flags are
+// read once into GlobalOptions (globals.go). Each command is made by a
+// constructor newCmdX(f, runF) (action.go): its action parses flags and
+// arguments into an options struct and calls runF, which a test
+// replaces, or the real runX, which calls its Connect (the factory's:
+// connect.go) when it needs a server. A new command gets a constructor
+// and a run function in its group's file and a line in topCommands (or
+// its group's Subcommands), and a table of its flags in the group's
+// _test.go (checkFlags).
 package commands
 
 import (
@@ -335,4 +339,28 @@ func unknownCommand(c *cli.Context) error {
 		msg += "; did you mean " + strings.Join(s, " or ") + "?"
 	}
 	return usagef("%s (commands: %s)", msg, strings.Join(names, ", "))
+}
+
+// misspeltCommand is a lookup error of a bare server name that reads as a
+// mistyped command instead: `mcpctl tool call x` takes "tool" for a
+// server, since a command (call) follows it, and would say only that no
+// server has that name. When the name is close to a command of mcpctl's
+// (tool for tools) that has the command the user went on to write, the
+// error says so first: the server was most likely not meant.
+func misspeltCommand(c *cli.Context, name string, err error) error {
+	var usage *UsageError
+	if name == "" || !errors.As(err, &usage) || c.Command == nil || !strings.HasPrefix(usage.Msg, fmt.Sprintf("no server named %q ", name)) {
+		return err
+	}
+	// The app of a line holds only the command it names (newAppFor): the
+	// groups to compare with are the whole tree's.
+	for _, group := range wholeTree(c.App).Commands {
+		// Near in spelling only (tool, tools): a name that merely holds
+		// a command's (a path with "config" in it) is no command.
+		if group.Hidden || argv.EditDistance(strings.ToLower(name), group.Name) > 2 || argv.FindCommand(group.Subcommands, c.Command.Name) == nil {
+			continue
+		}
+		return usagef("unknown command %q for 'mcpctl'; did you mean 'mcpctl %s %s'? (%q is no configured server either)", name, group.Name, c.Command.Name, name)
+	}
+	return err
 }
