@@ -6,7 +6,7 @@ package commands
 //     server's entry and the config's defaults, all checked before any
 //     process starts or byte is sent;
 //  2. find (or, for a keepAlive server, start) a kept-alive session of the
-//     server (keepalive_dial.go);
+//     server (sessions_use.go);
 //  3. the client's options;
 //  4. dial: the transport, to the server or to its session's socket.
 
@@ -22,6 +22,7 @@ import (
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/internal/interact"
+	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -97,9 +98,9 @@ func connectVia(ctx context.Context, f *Factory, g *GlobalOptions, how ConnectOp
 		// refuses, the server's cgroup or its process tree still serve.
 		_ = client.ReapOrphans()
 	}
-	var hello ksHello
+	var hello sessiond.Hello
 	if s.ks != nil {
-		hello = s.ks.hello
+		hello = s.ks.Hello
 	}
 	t, closeT, err := s.dial()
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/internal/interact"
+	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -40,9 +41,9 @@ type connection struct {
 	dialer func(*connSettings) (client.Transport, error)
 	wrap   func(client.Transport) client.Transport
 	// ks is the connection to a running session of this server
-	// (keepalive_dial.go) until dial takes it; viaSession says the
+	// (sessions_use.go) until dial takes it; viaSession says the
 	// server is reached through one.
-	ks         *ksConn
+	ks         *sessiond.Conn
 	viaSession bool
 	borrowed   bool // a batch line's: the client and the rest are the batch's, closed by it
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/internal/exitcode"
 	"github.com/mcpctl/mcpctl/internal/interact"
+	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -54,7 +55,10 @@ func errorKinds() []errorKind {
 		{kind: "commands.hintError", err: &hintError{err: &client.ConnError{Msg: "refused"}, hint: "is it running?"}, code: ExitConnection, via: "adds a way out, keeps the cause's code"},
 		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},
 		{kind: "interact.PromptTimeoutError", err: &interact.PromptTimeoutError{After: time.Second}, code: ExitConnection},
-		{kind: "commands.sessionError", err: &sessionError{Msg: "login needed", Code: ExitAuth}, code: ExitAuth, via: "a session process's error, with the code it found"},
+		{kind: "sessiond.Error", err: &sessiond.Error{Msg: "login needed", Code: ExitAuth}, code: ExitAuth, via: "a session process's error, with the code it found"},
+		{kind: "sessiond.ErrLocked", err: sessionFileError(sessiond.ErrLocked, &connSettings{target: "demo"}), code: ExitUsage, via: "sessionFileError", says: "already has a session starting or running"},
+		{kind: "sessiond.SocketPathError", err: sessionFileError(&sessiond.SocketPathError{Path: "/x.sock", Len: 200, Max: 103}, &connSettings{}), code: ExitUsage, via: "sessionFileError", says: "to a shorter folder"},
+		{kind: "sessiond.ErrUnsupported", err: sessionFileError(sessiond.ErrUnsupported, &connSettings{}), code: ExitUsage, via: "sessionFileError", says: "sessions are not supported"},
 		{kind: "commands.batchError", err: &batchError{Code: ExitServerError, First: 3, Failed: 2, Total: 9}, code: ExitServerError, via: "the first failing line's code", says: "the first is line 3"},
 		// client
 		{kind: "client.RPCError", err: &client.RPCError{Code: -32603, Message: "boom"}, code: ExitServerError},
@@ -122,11 +126,11 @@ func errorKinds() []errorKind {
 // notMet are error kinds declared in those packages that never reach
 // mcpctl's exit: why each is left out of the table.
 var notMet = map[string]string{
-	"mcptest.Error":               "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
-	"client.ErrNotCached":         "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
-	"commands.unsafeSessionError": "an invocation warns and reaches the server itself; session commands refuse it as a UsageError",
-	"atomicfile.ErrLocked":        "Lock waits it out; a session's lock becomes errSessionLocked (lockSession)",
-	"atomicfile.ErrNoLocks":       "Windows: the token store goes on without a lock; sessions are unsupported there before any lock",
+	"mcptest.Error":         "the scripted test server's answer, sent as a JSON-RPC error (client.RPCError)",
+	"client.ErrNotCached":   "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
+	"atomicfile.ErrLocked":  "Lock waits it out; a session's lock becomes sessiond.ErrLocked, which session commands put in their words",
+	"atomicfile.ErrNoLocks": "Windows: the token store goes on without a lock; sessions are unsupported there before any lock",
+	"sessiond.UnsafeError":  "an invocation warns and reaches the server itself; session commands refuse it as a UsageError (sessionPaths)",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;

@@ -134,7 +134,7 @@ func topCommands() []topCommand {
 		{"tasks", tasksCommand},
 		{"listen", func(f *Factory) *cli.Command { return newCmdListen(f, nil) }},
 		{"resume", func(f *Factory) *cli.Command { return newCmdResume(f, nil) }},
-		{"session", keepaliveCommand},
+		{"session", sessionCommand},
 		{"auth", authCommand},
 		{"config", configCommand},
 		{"completion", func(f *Factory) *cli.Command { return newCmdCompletion(f, nil) }},

@@ -1,7 +1,6 @@
-package commands
+package sessiond
 
-// ksTap: how the session process sees the transports its held client
-// uses.
+// tap: how the daemon sees the transports its held client uses.
 
 import (
 	"context"
@@ -11,29 +10,30 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 )
 
-// ksTap stands between the held client and its transports: the session
-// learns which transport is in use (HTTP switches on the era), and the
-// server's requests come to the session, which routes them.
-type ksTap struct {
-	p        *ksProxy
+// tap stands between the held client and its transports (Config.Connect's
+// wrap): the daemon learns which transport is in use (HTTP switches on
+// the era), and the server's requests come to the daemon, which routes
+// them.
+type tap struct {
+	d        *daemon
 	mu       sync.Mutex
 	cur      client.Transport
 	fallback client.ServerRequestHandler
 }
 
 type tapped struct {
-	tp *ksTap
+	tp *tap
 	client.Transport
 }
 
-func (tp *ksTap) wrap(t client.Transport) client.Transport {
+func (tp *tap) wrap(t client.Transport) client.Transport {
 	tp.mu.Lock()
 	tp.cur = t
 	tp.mu.Unlock()
 	return &tapped{tp, t}
 }
 
-func (tp *ksTap) current() client.Transport {
+func (tp *tap) current() client.Transport {
 	tp.mu.Lock()
 	defer tp.mu.Unlock()
 	return tp.cur
@@ -59,7 +59,7 @@ func (t *tapped) Capabilities() client.Capabilities {
 	if install := caps.Notifications; install != nil {
 		// What the server says tied to no request goes to the session's
 		// invocations (on stdio the session watches for it too).
-		caps.Notifications = func(func(client.Notification)) { install(t.tp.p.fanOut) }
+		caps.Notifications = func(func(client.Notification)) { install(t.tp.d.untied) }
 	}
 	if rebind := caps.Rebind; rebind != nil {
 		caps.Rebind = func(era client.Era, binding string) (client.Transport, error) {
@@ -74,21 +74,22 @@ func (t *tapped) Capabilities() client.Capabilities {
 }
 
 // route answers a server's request: the invocation whose request is in
-// flight is asked (a legacy server has only one), else the session's own
-// flags answer, as they did during the handshake.
-func (tp *ksTap) route(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *client.RPCError) {
+// flight is asked (a legacy server has only one), else the held client
+// answers, as it did during the handshake (with the session's own
+// flags).
+func (tp *tap) route(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *client.RPCError) {
 	if method == "ping" {
 		return json.RawMessage(`{}`), nil
 	}
-	p := tp.p
-	p.mu.Lock()
-	var owner *ksCall
-	if len(p.inflight) > 0 {
-		owner = p.inflight[0]
+	d := tp.d
+	d.mu.Lock()
+	var owner *call
+	if len(d.inflight) > 0 {
+		owner = d.inflight[0]
 	}
-	p.mu.Unlock()
+	d.mu.Unlock()
 	if owner != nil {
-		return owner.cl.ask(ctx, method, params)
+		return owner.peer.ask(ctx, method, params)
 	}
 	tp.mu.Lock()
 	h := tp.fallback

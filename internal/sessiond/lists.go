@@ -1,6 +1,6 @@
-package commands
+package sessiond
 
-// A legacy server's lists, remembered by its session. Legacy results carry
+// A legacy server's lists, remembered by its daemon. Legacy results carry
 // no ttlMs, so a one-shot run asks for tools/list before every call (the
 // tool's schema types its arguments). A session holds the connection on
 // which the server announces every change of a list it declared
@@ -24,16 +24,16 @@ var listChangedBy = map[string]struct{ capability, notification string }{
 	"resources/templates/list": {"resources", "notifications/resources/list_changed"},
 }
 
-// ksLists is the remembered lists of one server process.
-type ksLists struct {
+// lists is the remembered lists of one server process.
+type lists struct {
 	mu       sync.Mutex
 	declared map[string]bool            // capabilities with listChanged: true
 	results  map[string]json.RawMessage // by method and params (without _meta)
 }
 
-// newKsLists reads which lists the server announces changes of from its
+// newLists reads which lists the server announces changes of from its
 // InitializeResult; nil (nothing remembered) for a modern server.
-func newKsLists(initResult json.RawMessage) *ksLists {
+func newLists(initResult json.RawMessage) *lists {
 	if initResult == nil {
 		return nil
 	}
@@ -43,7 +43,7 @@ func newKsLists(initResult json.RawMessage) *ksLists {
 		} `json:"capabilities"`
 	}
 	_ = json.Unmarshal(initResult, &r)
-	l := &ksLists{declared: map[string]bool{}, results: map[string]json.RawMessage{}}
+	l := &lists{declared: map[string]bool{}, results: map[string]json.RawMessage{}}
 	for name, c := range r.Capabilities {
 		l.declared[name] = c.ListChanged
 	}
@@ -51,7 +51,7 @@ func newKsLists(initResult json.RawMessage) *ksLists {
 }
 
 // key is what a request is remembered by, or "" when it is not.
-func (l *ksLists) key(method string, params json.RawMessage) string {
+func (l *lists) key(method string, params json.RawMessage) string {
 	if l == nil {
 		return ""
 	}
@@ -67,7 +67,7 @@ func (l *ksLists) key(method string, params json.RawMessage) string {
 	return method + "\x00" + string(fields.JSON())
 }
 
-func (l *ksLists) get(key string) json.RawMessage {
+func (l *lists) get(key string) json.RawMessage {
 	if key == "" {
 		return nil
 	}
@@ -76,7 +76,7 @@ func (l *ksLists) get(key string) json.RawMessage {
 	return l.results[key]
 }
 
-func (l *ksLists) put(key string, result json.RawMessage) {
+func (l *lists) put(key string, result json.RawMessage) {
 	if key == "" {
 		return
 	}
@@ -86,7 +86,7 @@ func (l *ksLists) put(key string, result json.RawMessage) {
 }
 
 // saw forgets the lists a notification announces a change of.
-func (l *ksLists) saw(method string) {
+func (l *lists) saw(method string) {
 	if l == nil {
 		return
 	}

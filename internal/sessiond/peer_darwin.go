@@ -1,4 +1,4 @@
-package commands
+package sessiond
 
 import "golang.org/x/sys/unix"
 

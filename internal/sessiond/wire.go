@@ -1,6 +1,6 @@
-package commands
+package sessiond
 
-// The few JSON-RPC pieces a session process rewrites or writes itself,
+// The few JSON-RPC pieces the daemon rewrites or writes itself,
 // keeping every other member and its order.
 
 import (
@@ -13,7 +13,18 @@ import (
 	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
-// rewriteRequest puts the session's id in place of the invocation's
+// progressKey is where a request's _meta carries its progress token.
+const progressKey = "progressToken"
+
+// headersKey carries a request's HTTP headers (Mcp-Param-*) in its _meta
+// from an invocation to the daemon, which takes it out and sends them as
+// headers: the socket has no headers of its own.
+const headersKey = "mcpctl.session/headers"
+
+// logLevelKey in a modern request's _meta asks for its log messages.
+const logLevelKey = "io.modelcontextprotocol/logLevel"
+
+// rewriteRequest puts the daemon's id in place of the invocation's
 // progress token, and reads the protocol version the request declares.
 func rewriteRequest(params json.RawMessage, id int64) (out, token json.RawMessage, version string) {
 	out = params
@@ -24,24 +35,24 @@ func rewriteRequest(params json.RawMessage, id int64) (out, token json.RawMessag
 	if v := topValue(meta, "io.modelcontextprotocol/protocolVersion"); v != nil {
 		_ = json.Unmarshal(v, &version)
 	}
-	if token = topValue(meta, ksProgressKey); token != nil {
-		out = setMeta(params, ksProgressKey, json.RawMessage(strconv.FormatInt(id, 10)))
+	if token = topValue(meta, progressKey); token != nil {
+		out = setMeta(params, progressKey, json.RawMessage(strconv.FormatInt(id, 10)))
 	}
 	return out, token, version
 }
 
-// putHeaders puts h into params' _meta (ksHeadersKey), for the session.
+// putHeaders puts h into params' _meta (headersKey), for the daemon.
 func putHeaders(params json.RawMessage, h http.Header) json.RawMessage {
 	b, err := json.Marshal(h)
 	if err != nil || len(h) == 0 {
 		return params
 	}
-	return setMeta(params, ksHeadersKey, b)
+	return setMeta(params, headersKey, b)
 }
 
 // takeHeaders takes what putHeaders put back out of params.
 func takeHeaders(params json.RawMessage) (json.RawMessage, http.Header) {
-	raw := metaValue(params, ksHeadersKey)
+	raw := metaValue(params, headersKey)
 	if raw == nil {
 		return params, nil
 	}
@@ -62,7 +73,7 @@ func takeHeaders(params json.RawMessage) (json.RawMessage, http.Header) {
 	if err != nil {
 		return params, h
 	}
-	meta.Delete(ksHeadersKey)
+	meta.Delete(headersKey)
 	return setTop(params, "_meta", meta.JSON()), h
 }
 

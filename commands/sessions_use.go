@@ -1,0 +1,262 @@
+package commands
+
+// An invocation's side of a session: when a session is running for the
+// server the flags name (the same identity the cache uses), the
+// invocation speaks to the session's socket instead of starting the
+// server or connecting to it, with the era the session's hello gives (no
+// probe). A server entry with keepAlive starts its session on first use.
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/sessiond"
+	"github.com/mcpctl/mcpctl/output"
+)
+
+// sessionDir is the sessions folder under the runtime directory
+// (sessiond.OpenDir: with create it is made when missing, and checked).
+func (f *Factory) sessionDir(create bool) (string, error) {
+	if !sessiond.Supported {
+		return "", sessiond.ErrUnsupported
+	}
+	base, err := f.Dirs().RuntimeDir()
+	if err != nil {
+		return "", err
+	}
+	return sessiond.OpenDir(base, create)
+}
+
+// sessionPaths are the files of the session of the server in st; what is
+// wrong with the folder is a usage error.
+func (f *Factory) sessionPaths(st *connSettings, create bool) (sessiond.Paths, error) {
+	dir, err := f.sessionDir(create)
+	if err != nil {
+		return sessiond.Paths{}, usagef("%v", err)
+	}
+	return sessiond.Paths{Dir: dir, ID: sessiond.ID(st.serverID)}, nil
+}
+
+// keepalive finds (or, for a keepAlive server, starts) the session of the
+// server in the settings, and connects to it; nil when the invocation
+// reaches the server itself.
+func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
+	if s.dryRun || s.g.NoSession || !sessiond.Supported {
+		return nil
+	}
+	warn := func(err error) {
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(err.Error())+"; not using the session")
+	}
+	keep := s.keepAliveFor()
+	dir, err := s.f.sessionDir(keep > 0)
+	if err != nil {
+		var unsafe *sessiond.UnsafeError
+		if errors.As(err, &unsafe) {
+			warn(err)
+		}
+		return nil
+	}
+	p := sessiond.Paths{Dir: dir, ID: sessiond.ID(s.serverID)}
+	kc, err := sessiond.Dial(p)
+	if err == nil && kc == nil && keep > 0 {
+		if s.trace {
+			fmt.Fprintf(s.ios.ErrOut, "# session: starting one (keepAlive %s)\n", keep)
+		}
+		_, err = startKeepalive(s.f, s.connSettings, keep, "")
+		var se *sessiond.Error
+		if errors.As(err, &se) && se.Code == ExitUsage {
+			// Another invocation is starting it: wait for that.
+			kc, err = awaitSession(p, 30*time.Second)
+		} else if err == nil {
+			kc, err = sessiond.Dial(p)
+		}
+		if kc == nil && err == nil {
+			err = errors.New("the session did not start")
+		}
+		if err != nil {
+			// The one-shot run that follows says what is wrong, in its
+			// usual words.
+			if s.trace {
+				fmt.Fprintln(s.ios.ErrOut, "# session: could not start: "+output.SanitizeMessage(err.Error()))
+			}
+			return nil
+		}
+	}
+	if err != nil {
+		warn(err)
+		return nil
+	}
+	if kc == nil {
+		return nil
+	}
+	if v := s.g.ProtocolVersion; s.g.IsSet("protocol-version") && v != kc.Hello.Version {
+		if s.trace {
+			fmt.Fprintf(s.ios.ErrOut, "# session: %s speaks %s, not the pinned %s; not using it\n", kc.Hello.Name, kc.Hello.Version, v)
+		}
+		kc.Close()
+		return nil
+	}
+	if s.trace {
+		fmt.Fprintf(s.ios.ErrOut, "# session: %s (pid %d)\n", output.SanitizeLine(kc.Hello.Name), kc.Hello.PID)
+	}
+	return kc
+}
+
+// awaitSession waits for a session another process is starting: until its
+// socket answers, or its starter lets the lock go without one.
+func awaitSession(p sessiond.Paths, limit time.Duration) (*sessiond.Conn, error) {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		kc, err := sessiond.Dial(p)
+		if kc != nil || err != nil {
+			return kc, err
+		}
+		if !p.Held() {
+			return sessiond.Dial(p) // nobody is starting it any more
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil, nil
+}
+
+// keepAliveFor is the keepAlive duration the server's entry (or the
+// config's defaults) gives: 0 for none.
+func (s *connection) keepAliveFor() time.Duration {
+	if s.ep.named != nil && s.ep.named.KeepAlive > 0 {
+		return s.ep.named.KeepAlive
+	}
+	if s.ep.named == nil {
+		return 0 // only configured servers keep themselves alive
+	}
+	return s.f.config().keepAlive // read where the defaults were applied
+}
+
+// dialKeepalive is the transport over a session's socket: the connection
+// made when the session was found, then (listen reconnecting) new ones.
+func (s *connection) dialKeepalive() (client.Transport, func(), error) {
+	kc := s.ks
+	s.ks = nil
+	if kc == nil {
+		dir, err := s.f.sessionDir(false)
+		if err == nil {
+			kc, err = sessiond.Dial(sessiond.Paths{Dir: dir, ID: sessiond.ID(s.serverID)})
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if kc == nil {
+			return nil, nil, &client.ConnError{Msg: "the session has ended"}
+		}
+	}
+	var trace client.Tracer
+	if s.trace {
+		trace = newTracer(s.ios.ErrOut)
+	}
+	return sessiond.NewTransport(kc, client.ConnOptions{Trace: trace, MaxLine: s.maxMessage, Malformed: s.malformed()}), func() {}, nil
+}
+
+// sessionOptions makes the client speak the era the session's server
+// speaks, without a probe.
+func sessionOptions(hello sessiond.Hello, opts *client.Options) {
+	opts.ProtocolVersion = hello.Version
+	opts.Era = hello.Era
+}
+
+// startKeepalive starts the session process for the server in st and
+// waits until it has connected the server (or failed to).
+func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name string) (*sessiond.Hello, error) {
+	p, err := f.sessionPaths(st, true)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.CheckLength(); err != nil {
+		return nil, sessionFileError(err, st)
+	}
+	if kc, err := sessiond.Dial(p); err != nil {
+		return nil, usagef("%v", err)
+	} else if kc != nil {
+		kc.Close()
+		return nil, &sessiond.Error{Code: ExitUsage, Msg: fmt.Sprintf("%s already has a session (%s, pid %d): use it, stop it with 'mcpctl session stop %s', or start again with --replace",
+			redactTarget(st), kc.Hello.Name, kc.Hello.PID, kc.Hello.Name)}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	args := append(passFlags(st.g), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
+	logf, err := os.OpenFile(p.Log(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	defer logf.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	cmd := exec.Command(exe, args...)
+	// Named as the program is, whatever the file is called (a test
+	// binary stands in for mcpctl by its name).
+	cmd.Args[0] = "mcpctl"
+	cmd.Env = f.Environ()
+	if wd, err := f.Getwd(); err == nil {
+		cmd.Dir = wd
+	}
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.SysProcAttr = sessiond.Detached()
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("starting the session process: %w", err)
+	}
+	w.Close()
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	line, _ := bufio.NewReader(r).ReadBytes('\n')
+	var ready struct {
+		sessiond.Hello
+		Error string `json:"error"`
+		Exit  int    `json:"exit"`
+	}
+	if json.Unmarshal(line, &ready) != nil {
+		<-exited
+		return nil, &client.ConnError{Msg: "the session process ended before it was ready" + logTail(p.Log())}
+	}
+	if ready.Error != "" {
+		<-exited
+		return nil, &sessiond.Error{Msg: ready.Error, Code: ready.Exit}
+	}
+	return &ready.Hello, nil
+}
+
+// logTail is the last lines of a log, for an error message.
+func logTail(path string) string {
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) == 0 || lines[0] == "" {
+		return ""
+	}
+	lines = lines[max(0, len(lines)-3):]
+	return " (its log: " + strings.Join(lines, " | ") + ")"
+}
+
+// passFlags are the global flags given to this command, for the session
+// process, which resolves the server from them exactly as this one did.
+// Flags about this command's output, or that mean nothing to a session,
+// stay behind.
+func passFlags(g *GlobalOptions) []string {
+	skip := map[string]bool{"output": true, "jq": true, "dry-run": true, "no-session": true, "progress": true,
+		"server-stderr": true, "refresh": true, "trace": true}
+	return g.flagArgs(func(name string) bool {
+		// (the session process reads no stdin)
+		return !skip[name] && !(name == "answers" && g.Answers == "-")
+	})
+}

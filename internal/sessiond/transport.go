@@ -1,0 +1,107 @@
+package sessiond
+
+// The invocation's side of the socket: a client.Transport like any other.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
+)
+
+// Binding names the transport over a session's socket
+// (Capabilities.Binding).
+const Binding = "session"
+
+// Methods the daemon answers itself, never the server's.
+const (
+	statusMethod = "mcpctl/session/status"
+	stopMethod   = "mcpctl/session/stop"
+	watchMethod  = "mcpctl/session/watch" // a notification: send me what the server says unasked
+)
+
+// Errors the daemon answers in place of the server; NewTransport's
+// transport turns them back into errors.
+const (
+	// codeServerGone: the server died while the request was in flight.
+	codeServerGone = -32090
+	// codeSessionFailed: the request could not be sent or answered for a
+	// reason the daemon says in words (Config.Explain); data.exit is the
+	// exit code.
+	codeSessionFailed = -32091
+)
+
+// Error is what a session answered in place of the server: its message,
+// in mcpctl's words already, and the exit code it goes with.
+type Error struct {
+	Msg  string
+	Code int
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// ExitCode is the code the session found.
+func (e *Error) ExitCode() int { return e.Code }
+
+// NewTransport is a transport over c, the connection Dial made (which it
+// closes when closed). What the session answered in place of the server
+// becomes an *Error, a server that died in flight and a session that
+// goes away a *client.ConnError. opts.Binding is Binding.
+func NewTransport(c *Conn, opts client.ConnOptions) client.Transport {
+	opts.Binding = Binding
+	return &transport{Transport: client.NewConn(c, opts), name: c.Hello.Name, headers: c.Hello.Headers}
+}
+
+type transport struct {
+	client.Transport
+	name string
+	// headers: the session's server takes Mcp-Param-* headers (Hello).
+	headers bool
+}
+
+func (t *transport) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
+	if t.headers && len(req.Header) > 0 {
+		r := *req
+		r.Params, r.Header = putHeaders(req.Params, req.Header), nil
+		req = &r
+	}
+	msg, err := t.Transport.RoundTrip(ctx, req, notify)
+	var conn *client.ConnError
+	if err != nil && errors.As(err, &conn) {
+		return nil, &client.ConnError{Msg: fmt.Sprintf("the session %s ended (its process is gone); the server's state is gone with it", t.name)}
+	}
+	if err != nil || msg == nil || msg.Error == nil {
+		return msg, err
+	}
+	switch msg.Error.Code {
+	case codeServerGone:
+		return nil, &client.ConnError{Msg: msg.Error.Message}
+	case codeSessionFailed:
+		var d struct {
+			Exit int `json:"exit"`
+		}
+		_ = json.Unmarshal(msg.Error.Data, &d)
+		if d.Exit == 0 {
+			d.Exit = exitcode.Connection
+		}
+		return nil, &Error{Msg: msg.Error.Message, Code: d.Exit}
+	}
+	return msg, nil
+}
+
+func (t *transport) Capabilities() client.Capabilities {
+	caps := t.Transport.Capabilities()
+	caps.Headers = t.headers
+	if watch := caps.Watch; watch != nil {
+		caps.Watch = func(ctx context.Context, fn func(client.Notification)) error {
+			// The daemon sends what the server says unasked only to
+			// those who watch.
+			_, _ = t.Transport.RoundTrip(ctx, &client.Request{Method: watchMethod}, nil)
+			return watch(ctx, fn)
+		}
+	}
+	return caps
+}
