@@ -53,7 +53,11 @@ func runSkillsList(o *listOptions) error {
 			return wrapOp("skills/list", err)
 		}
 		warnEntries(conn, bad)
-		return conn.Print(o.ctx(), output.KindSkillsList, raw)
+		// Entries a name does not tell apart are shown by their skill
+		// paths.
+		render := conn.Output()
+		render.SkillPath = func(uri string) string { return (&skills.Skill{URI: uri}).Path() }
+		return output.Render(o.ctx(), o.IO, render, output.KindSkillsList, raw)
 	})
 }
 

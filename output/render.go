@@ -18,6 +18,10 @@ type Options struct {
 	Query *Query
 	// Width overrides the terminal width tables are fitted to (0: detect).
 	Width int
+	// SkillPath names a skills/list entry whose name is missing or shared
+	// with another entry, by its URI (the skills command gives the
+	// extension's skill path); nil: the URI itself.
+	SkillPath func(uri string) string
 }
 
 // Render writes one result to ios.Out. raw is the server's result object
@@ -58,9 +62,9 @@ func Render(ctx context.Context, ios *IOStreams, opts Options, kind Kind, raw js
 			if width <= 0 {
 				width = ios.TerminalWidth()
 			}
-			buildTable(kind, v).write(&b, ios, width)
+			buildTable(kind, v, opts).write(&b, ios, width)
 		default:
-			writeText(&textWriter{b: &b, ios: ios, tty: tty}, kind, v)
+			writeText(&textWriter{b: &b, ios: ios, tty: tty, opts: opts}, kind, v)
 		}
 	default:
 		_, err := ParseFormat(string(format))

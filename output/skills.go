@@ -2,15 +2,16 @@ package output
 
 import (
 	"strconv"
-
-	"github.com/mcpctl/mcpctl/client/skills"
 )
 
 // skillNames labels the entries of a skills/list result for a person:
-// the frontmatter name, or, where two entries share it, the skill path
-// (the URI without its scheme and /SKILL.md), which tells them apart.
-// No entry is ever left out.
-func skillNames(items []*value) []string {
+// the frontmatter name, or, where two entries share it, what path says of
+// its URI (Options.SkillPath: the skill path, the URI without its scheme
+// and /SKILL.md), which tells them apart. No entry is ever left out.
+func skillNames(items []*value, path func(uri string) string) []string {
+	if path == nil {
+		path = func(uri string) string { return uri }
+	}
 	count := map[string]int{}
 	for _, it := range items {
 		count[it.get("frontmatter").str("name")]++
@@ -19,7 +20,7 @@ func skillNames(items []*value) []string {
 	for i, it := range items {
 		name := it.get("frontmatter").str("name")
 		if count[name] > 1 || name == "" {
-			name = (&skills.Skill{URI: it.str("uri")}).Path()
+			name = path(it.str("uri"))
 		}
 		names[i] = name
 	}
@@ -35,8 +36,8 @@ func skillFiles(it *value) string {
 	return r.text()
 }
 
-func skillsTable(items []*value) *table {
-	names := skillNames(items)
+func skillsTable(items []*value, path func(string) string) *table {
+	names := skillNames(items, path)
 	t := &table{headers: []string{"NAME", "FILES", "URI", "DESCRIPTION"}}
 	for i, it := range items {
 		t.rows = append(t.rows, []string{names[i], skillFiles(it), it.str("uri"), firstLine(it.get("frontmatter").str("description"))})
@@ -49,7 +50,7 @@ func textSkillsList(t *textWriter, v *value) bool {
 	if !ok {
 		return false
 	}
-	names := skillNames(items)
+	names := skillNames(items, t.opts.SkillPath)
 	for i, it := range items {
 		line := t.bold(t.name(names[i])) + " <" + t.name(it.str("uri")) + ">"
 		switch n := skillFiles(it); n {

@@ -14,7 +14,7 @@ const columnGap = 2
 
 // buildTable picks columns for the list kinds; anything else becomes a
 // KEY/VALUE table of the top-level object, so every result has a table form.
-func buildTable(kind Kind, v *value) *table {
+func buildTable(kind Kind, v *value, opts Options) *table {
 	switch kind {
 	case KindToolsList:
 		if items, ok := v.array("tools"); ok {
@@ -36,7 +36,7 @@ func buildTable(kind Kind, v *value) *table {
 		}
 	case KindSkillsList:
 		if items, ok := v.array("skills"); ok {
-			return skillsTable(items)
+			return skillsTable(items, opts.SkillPath)
 		}
 	case KindPromptsList:
 		if items, ok := v.array("prompts"); ok {

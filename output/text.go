@@ -11,9 +11,10 @@ import (
 // through Sanitize; on a pipe the text is the server's own (a user who asked
 // for text there wants the content, not a safe rendering of it).
 type textWriter struct {
-	b   *bytes.Buffer
-	ios *IOStreams
-	tty bool
+	b    *bytes.Buffer
+	ios  *IOStreams
+	tty  bool
+	opts Options
 }
 
 func (t *textWriter) clean(s string) string {

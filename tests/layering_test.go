@@ -266,3 +266,40 @@ func (g *graph) cycles() [][]string {
 	}
 	return out
 }
+
+// TestPackageDependencies holds docs/architecture.md's "Dependencies go
+// one way": what each package below commands may not reach, directly or
+// through another.
+func TestPackageDependencies(t *testing.T) {
+	t.Parallel()
+	const mod = "github.com/mcpctl/mcpctl/"
+	for _, rule := range []struct {
+		pkg   string
+		never []string
+	}{
+		// output renders raw JSON: ordered JSON and the schema reader, not
+		// the protocol library.
+		{"output", []string{mod + "client", mod + "client/skills", mod + "commands"}},
+		{"internal/argv", []string{mod + "commands", mod + "internal/interact", mod + "internal/sessiond"}},
+		{"internal/interact", []string{mod + "commands", "github.com/urfave/cli/v2", mod + "internal/argv"}},
+		{"internal/sessiond", []string{mod + "commands", "github.com/urfave/cli/v2", mod + "output", mod + "config"}},
+		{"client", []string{mod + "commands", mod + "output", mod + "config", mod + "internal/exitcode"}},
+		{"config", []string{mod + "commands", mod + "client"}},
+	} {
+		cmd := exec.Command("go", "list", "-deps", "./"+rule.pkg)
+		cmd.Dir = ".."
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("go list %s: %v", rule.pkg, err)
+		}
+		deps := map[string]bool{}
+		for _, d := range strings.Fields(string(out)) {
+			deps[d] = true
+		}
+		for _, n := range rule.never {
+			if deps[n] {
+				t.Errorf("%s reaches %s", rule.pkg, n)
+			}
+		}
+	}
+}
