@@ -47,6 +47,11 @@ type Options struct {
 	Era             Era
 	ProbeTimeout    time.Duration
 	EraStore        EraStore
+	// Initialized is the InitializeResult of a legacy handshake already
+	// done on this connection's behalf (by a process that holds the
+	// server's connection and relays this one's requests): with Era
+	// EraLegacy the client takes it as its own and sends no initialize.
+	Initialized json.RawMessage
 
 	// ServerID names the server in cache keys and the era store.
 	ServerID string

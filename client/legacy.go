@@ -41,6 +41,9 @@ type legacySession struct {
 	// guessed: the era was taken for legacy because the probe went
 	// unanswered, which is not remembered.
 	guessed bool
+	// adopted: Options.Initialized was taken in place of a handshake
+	// (once: a session the server forgets is initialized anew).
+	adopted bool
 	rounds  atomic.Int64 // server requests answered, for InputRound.Round
 }
 
@@ -153,8 +156,14 @@ func (c *Client) initialized(ctx context.Context) error {
 	if c.legacy.ready {
 		return nil
 	}
-	res, err := c.handshake(ctx)
-	if err != nil {
+	var res json.RawMessage
+	var err error
+	if given := c.opts.Initialized; len(given) > 0 && c.opts.Era == EraLegacy && !c.legacy.adopted {
+		// Initialized on our behalf: only what follows a handshake is ours.
+		c.legacy.adopted = true
+		res = given
+		c.afterInitialize(ctx, res)
+	} else if res, err = c.handshake(ctx); err != nil {
 		return err
 	}
 	c.legacy.result, c.legacy.ready = res, true
@@ -193,6 +202,13 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	if !c.legacy.guessed {
 		c.saveEra(c.Era())
 	}
+	c.afterInitialize(ctx, res)
+	return res, nil
+}
+
+// afterInitialize does what follows the handshake: the server's own event
+// stream opened, and the log level asked for set.
+func (c *Client) afterInitialize(ctx context.Context, res json.RawMessage) {
 	if open := c.caps().OpenEvents; open != nil {
 		// Requests and notifications tied to no call come on the server's
 		// own stream (the GET stream), and only while it is open: open it
@@ -207,7 +223,6 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 			c.warn("the server did not take logging/setLevel: " + err.Error())
 		}
 	}
-	return res, nil
 }
 
 // eventStreamWait bounds the wait for the GET stream's answer.

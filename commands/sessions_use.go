@@ -168,6 +168,7 @@ func (s *connection) dialKeepalive() (client.Transport, func(), error) {
 func sessionOptions(hello sessiond.Hello, opts *client.Options) {
 	opts.ProtocolVersion = hello.Version
 	opts.Era = hello.Era
+	opts.Initialized = hello.Initialize
 }
 
 // startKeepalive starts the session process for the server in st and

@@ -25,6 +25,10 @@ type Hello struct {
 	// revision, where a request's Mcp-Param-* headers matter; the
 	// invocation's transport then sends them along (NewTransport).
 	Headers bool `json:"headers,omitempty"`
+	// Initialize is a legacy server's InitializeResult from the session's
+	// own handshake: the invocation takes it (client.Options.Initialized)
+	// and sends no initialize of its own.
+	Initialize json.RawMessage `json:"initialize,omitempty"`
 }
 
 // Conn is a checked connection to a session process, its Hello read.

@@ -212,7 +212,7 @@ func (d *daemon) connect(ctx context.Context) (*backend, error) {
 	}
 	d.be = be
 	d.hello = Hello{Session: 1, Name: d.cfg.Name, PID: os.Getpid(), Era: be.era.Era, Version: be.era.Version,
-		Headers: caps.Headers && be.era.Era != client.EraLegacy}
+		Headers: caps.Headers && be.era.Era != client.EraLegacy, Initialize: be.init}
 	if be.era.Era == client.EraLegacy && d.serial == nil {
 		d.serial = make(chan struct{}, 1)
 	}
