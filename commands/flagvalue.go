@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/urfave/cli/v2"
@@ -18,12 +19,14 @@ import (
 
 // flagValueErr matches the flag package's two messages for a value that
 // does not parse: bool flags have their own.
-var flagValueErr = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): `)
+var flagValueErr = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
+	return regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): `)
+})
 
 // badFlagValue is the flag package's message msg in mcpctl's words, or
 // ok false when msg is no such message or the flag is not known.
 func badFlagValue(c *cli.Context, msg string) (error, bool) {
-	m := flagValueErr.FindStringSubmatch(msg)
+	m := flagValueErr().FindStringSubmatch(msg)
 	if m == nil {
 		return nil, false
 	}
