@@ -75,7 +75,7 @@ func applyEnv(c *cli.Context, f *Factory) error {
 				continue
 			}
 			var err error
-			switch fl.(type) {
+			switch declared(fl).(type) {
 			case *cli.BoolFlag:
 				// The flag parses it (strconv's rules: true, false, 1, 0, …),
 				// as urfave did: no typer of ours (TestOneOfEach).

@@ -10,8 +10,9 @@ import (
 )
 
 // TestFlagNames: flagNames reads the names urfave's Names() gives, for
-// every flag of the tree (and urfave's help and version flags), and
-// findFlag finds each flag by each of them.
+// every flag of the tree (and urfave's help and version flags); the flags
+// urfave runs are wrapped (quicknames.go), and their Names() is what
+// urfave's own would be; findFlag finds each flag by each of them.
 func TestFlagNames(t *testing.T) {
 	t.Parallel()
 	ios, _, _, _ := output.Test()
@@ -20,9 +21,16 @@ func TestFlagNames(t *testing.T) {
 	check := func(where string, flags []cli.Flag) {
 		for _, f := range flags {
 			n++
-			name, aliases := flagNames(f)
-			if got, want := append([]string{name}, aliases...), f.Names(); !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: flagNames = %q, Names() = %q", where, got, want)
+			name, aliases := flagNames(declared(f))
+			urfaves := cli.FlagNames(name, aliases)
+			if got := append([]string{name}, aliases...); !reflect.DeepEqual(got, urfaves) {
+				t.Errorf("%s: flagNames = %q, urfave's Names() = %q", where, got, urfaves)
+			}
+			if got := f.Names(); !reflect.DeepEqual(got, urfaves) || !reflect.DeepEqual(declared(f).Names(), urfaves) {
+				t.Errorf("%s: Names() = %q, of the flag as defined %q, urfave's %q", where, got, declared(f).Names(), urfaves)
+			}
+			if _, shared := f.(sharedFlag); declared(f) == f && !shared {
+				t.Errorf("%s: --%s (%T) is not wrapped: urfave runs its Names() regexp O(flags²) times (quicknames.go)", where, name, f)
 			}
 			for _, nm := range f.Names() {
 				if findFlag(flags, nm) != f {

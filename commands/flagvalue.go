@@ -66,7 +66,7 @@ func flagNamed(c *cli.Context, name string) cli.Flag {
 // flagWants says what fits a flag of fl's kind ("" for a string flag,
 // which takes anything, and for flags with parsers of their own).
 func flagWants(fl cli.Flag) string {
-	switch fl.(type) {
+	switch declared(fl).(type) {
 	case *cli.DurationFlag:
 		return "want a duration such as 30s or 2m"
 	case *cli.IntFlag:

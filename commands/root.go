@@ -208,6 +208,7 @@ func setCommands(app *cli.App, cmds []*cli.Command) {
 	app.Commands = cmds
 	setUsageHandlers(app.Commands)
 	helpTemplates(app)
+	quickFlagNames(app)
 }
 
 // newAppFlags is the app without commands.

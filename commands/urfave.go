@@ -23,6 +23,10 @@ func (f sharedFlag) Apply(set *flag.FlagSet) error {
 	return c.Apply(set)
 }
 
+// Names is the flag's names as defined, without urfave's regexp
+// (quicknames.go).
+func (f sharedFlag) Names() []string { return definedNames(f.Name, f.Aliases) }
+
 var _ = func() bool {
 	cli.HelpFlag = sharedFlag{cli.HelpFlag.(*cli.BoolFlag)}
 	cli.VersionFlag = sharedFlag{cli.VersionFlag.(*cli.BoolFlag)}
