@@ -1,6 +1,9 @@
 package commands
 
 import (
+	"flag"
+	"fmt"
+	"io"
 	"reflect"
 	"testing"
 
@@ -53,5 +56,63 @@ func TestFlagNames(t *testing.T) {
 	}
 	if findFlag(app.Flags, "no-such-flag") != nil || findFlag(app.Flags, "") != nil {
 		t.Error("findFlag found a flag that is not there")
+	}
+}
+
+// TestQuickApply: a wrapped flag that applies itself (quicknames.go) puts
+// into a flag set what urfave's Apply of the flag as defined puts there,
+// for every such flag of the tree: the same names, usage, default and type
+// of value, and the same value after parsing one.
+func TestQuickApply(t *testing.T) {
+	t.Parallel()
+	ios, _, _, _ := output.Test()
+	app := NewApp(isolate(t).factory(ios))
+	type entry struct{ name, usage, def, typ, val string }
+	applied := func(f cli.Flag, arg string) []entry {
+		set := flag.NewFlagSet("t", flag.ContinueOnError)
+		set.SetOutput(io.Discard)
+		if err := f.Apply(set); err != nil {
+			t.Fatalf("--%s: Apply: %v", flagNameOf(f), err)
+		}
+		if err := set.Parse([]string{"--" + flagNameOf(f) + "=" + arg}); err != nil {
+			t.Fatalf("--%s=%s: %v", flagNameOf(f), arg, err)
+		}
+		var out []entry
+		set.VisitAll(func(fl *flag.Flag) {
+			out = append(out, entry{fl.Name, fl.Usage, fl.DefValue, fmt.Sprintf("%T", fl.Value), fl.Value.String()})
+		})
+		return out
+	}
+	n := 0
+	check := func(where string, flags []cli.Flag) {
+		for _, f := range flags {
+			var arg string
+			switch f.(type) {
+			case *quickString:
+				arg = "text"
+			case *quickInt:
+				arg = "7"
+			case *quickDuration:
+				arg = "3s"
+			default:
+				continue
+			}
+			n++
+			if got, want := applied(f, arg), applied(declared(f), arg); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: --%s applies as %+v, urfave's Apply as %+v", where, flagNameOf(f), got, want)
+			}
+		}
+	}
+	check("mcpctl", app.Flags)
+	var walk func(path string, cmds []*cli.Command)
+	walk = func(path string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			check(path+" "+c.Name, c.Flags)
+			walk(path+" "+c.Name, c.Subcommands)
+		}
+	}
+	walk("mcpctl", app.Commands)
+	if n < 40 {
+		t.Fatalf("checked %d flags, not the tree's", n)
 	}
 }

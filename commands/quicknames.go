@@ -13,8 +13,20 @@ package commands
 // a comma or a space (mcpctl's have none: TestFlagNames), and everything
 // else is the flag's own (help, parsing, defaults). What switches on a
 // flag's type asks declared for the flag as defined.
+//
+// Apply, which urfave calls for each flag at each level of a line to build
+// its flag set, calls Names() too, on the flag as defined: the string,
+// duration and number wrappers apply themselves as urfave's Apply does
+// for a flag that reads no variable and no file (the global flags urfave
+// runs: detachDeclarations), with the names as defined
+// (TestQuickApply). urfave's boolean and list flags keep their Apply: the
+// values they put in the set are of types urfave does not export.
 
-import "github.com/urfave/cli/v2"
+import (
+	"flag"
+
+	"github.com/urfave/cli/v2"
+)
 
 type (
 	quickString struct {
@@ -50,6 +62,48 @@ func (f *quickBool) declared() cli.Flag        { return f.BoolFlag }
 func (f *quickInt) declared() cli.Flag         { return f.IntFlag }
 func (f *quickDuration) declared() cli.Flag    { return f.DurationFlag }
 func (f *quickStringSlice) declared() cli.Flag { return f.StringSliceFlag }
+
+func (f *quickString) Apply(set *flag.FlagSet) error {
+	if len(f.EnvVars) > 0 || f.FilePath != "" {
+		return f.StringFlag.Apply(set)
+	}
+	for _, name := range f.names {
+		if f.Destination != nil {
+			set.StringVar(f.Destination, name, f.Value, f.Usage)
+			continue
+		}
+		set.String(name, f.Value, f.Usage)
+	}
+	return nil
+}
+
+func (f *quickInt) Apply(set *flag.FlagSet) error {
+	if len(f.EnvVars) > 0 || f.FilePath != "" {
+		return f.IntFlag.Apply(set)
+	}
+	for _, name := range f.names {
+		if f.Destination != nil {
+			set.IntVar(f.Destination, name, f.Value, f.Usage)
+			continue
+		}
+		set.Int(name, f.Value, f.Usage)
+	}
+	return nil
+}
+
+func (f *quickDuration) Apply(set *flag.FlagSet) error {
+	if len(f.EnvVars) > 0 || f.FilePath != "" {
+		return f.DurationFlag.Apply(set)
+	}
+	for _, name := range f.names {
+		if f.Destination != nil {
+			set.DurationVar(f.Destination, name, f.Value, f.Usage)
+			continue
+		}
+		set.Duration(name, f.Value, f.Usage)
+	}
+	return nil
+}
 
 // declared is the flag as it was defined (*cli.StringFlag, …), whether or
 // not it was wrapped.
