@@ -136,9 +136,11 @@ func (c *crashLines) traced() bool {
 // JavaScript's "Error: …", "TypeError: …", "Error [ERR_MODULE_NOT_FOUND]:
 // …"; Python's last line ("ModuleNotFoundError: …", "KeyboardInterrupt");
 // Go's "panic: …" and "fatal error: …"; Java's "Exception in thread …".
-var errorHead = regexp.MustCompile(`^(?:Uncaught )?(?:[\w.]*(?:Error|Exception|Exit|Interrupt)(?: \[[A-Z0-9_]+\])?(?::|$)|panic: |fatal error: |Exception in thread )`)
+var errorHead = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
+	return regexp.MustCompile(`^(?:Uncaught )?(?:[\w.]*(?:Error|Exception|Exit|Interrupt)(?: \[[A-Z0-9_]+\])?(?::|$)|panic: |fatal error: |Exception in thread )`)
+})
 
-func isErrorHead(line string) bool { return errorHead.MatchString(line) }
+func isErrorHead(line string) bool { return errorHead().MatchString(line) }
 
 // isFrame reports whether a line is part of a stack trace rather than a
 // message: indented (node's and Java's "    at …", Python's '  File …',

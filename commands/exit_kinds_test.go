@@ -206,7 +206,7 @@ func TestExitCodeOfEveryKind(t *testing.T) {
 		}
 	}
 	ios, _, _, _ := output.Test()
-	for _, page := range []string{exitCodeHelp, ManPages(NewApp(isolate(t).factory(ios)))["mcpctl.1"]} {
+	for _, page := range []string{exitCodeHelp(), ManPages(NewApp(isolate(t).factory(ios)))["mcpctl.1"]} {
 		for _, e := range exitCodes {
 			if !strings.Contains(page, strconv.Itoa(e.code)) {
 				t.Errorf("exit code %d missing from a help text", e.code)

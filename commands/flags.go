@@ -247,8 +247,13 @@ func globalOptionsHelp(flags []cli.Flag) string {
 }
 
 // appHelpTemplate is urfave's app help template with its GLOBAL OPTIONS
-// rendered by globalOptionsHelp.
+// rendered by globalOptionsHelp, and the exit codes after the description
+// (as if they ended it: urfave's wrap indents each line but the first).
 var appHelpTemplate = sync.OnceValue(func() string {
+	const urfaveDescription = `{{template "descriptionTemplate" .}}{{end}}`
+	const withExitCodes = `{{template "descriptionTemplate" .}}
+
+   {{wrap mcpctlExitCodes 3}}{{end}}`
 	const urfaveOptions = `{{if .VisibleFlagCategories}}
 
 GLOBAL OPTIONS:{{template "visibleFlagCategoryTemplate" .}}{{else if .VisibleFlags}}
@@ -257,5 +262,6 @@ GLOBAL OPTIONS:{{template "visibleFlagTemplate" .}}{{end}}`
 	const ours = `{{if .VisibleFlags}}
 
 GLOBAL OPTIONS:{{mcpctlGlobalOptions .VisibleFlags}}{{end}}`
-	return strings.Replace(cli.AppHelpTemplate, urfaveOptions, ours, 1)
+	t := strings.Replace(cli.AppHelpTemplate, urfaveOptions, ours, 1)
+	return strings.Replace(t, urfaveDescription, withExitCodes, 1)
 })

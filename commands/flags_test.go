@@ -39,15 +39,17 @@ func TestAppFlagsDetached(t *testing.T) {
 }
 
 // TestGlobalOptionsAsUrfave: the app's help renders the global flags'
-// categories exactly as urfave renders flags that carry a Category (the
-// reference app below hands urfave the flags as defined, and its own
-// template).
+// categories exactly as urfave renders flags that carry a Category, and
+// the exit codes as urfave renders a description that ends with them (the
+// reference app below hands urfave the flags as defined, such a
+// description, and its own template).
 func TestGlobalOptionsAsUrfave(t *testing.T) {
 	t.Parallel()
 	e := isolate(t)
 	ios, _, out, _ := output.Test()
 	ref := NewApp(e.factory(ios))
 	ref.Flags = append(globalFlags(), cli.HelpFlag)
+	ref.Description += "\n\n" + exitCodeHelp()
 	ref.CustomAppHelpTemplate = cli.AppHelpTemplate + examplesSection("") + topicsSection()
 	if err := ref.RunContext(context.Background(), []string{"mcpctl", "--help"}); err != nil {
 		t.Fatal(err)

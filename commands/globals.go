@@ -249,7 +249,7 @@ func (g *GlobalOptions) fromVariable(fl cli.Flag, name string, lookupEnv func(st
 		if !ok {
 			continue
 		}
-		if _, boolean := fl.(*cli.BoolFlag); boolean && val == "" {
+		if _, boolean := argv.Declared(fl).(*cli.BoolFlag); boolean && val == "" {
 			val = "false"
 		}
 		if val == "" {

@@ -143,6 +143,11 @@ var exitCodes = []exitCode{
 	{ExitInterrupted, "interrupted: Ctrl-C or SIGTERM, also at a prompt (a task keeps running unless --cancel-on-interrupt)"},
 }
 
+// exitCodeHelp follows the app's description in its help (the app help
+// template, flagcategories.go): scripts are written from --help. It is
+// put together when that help is printed, not in every process.
+func exitCodeHelp() string { return "EXIT CODES:\n" + exitCodesHelp() }
+
 func exitCodesHelp() string {
 	var b strings.Builder
 	for _, e := range exitCodes {
@@ -325,7 +330,7 @@ func printHelpCustom(w io.Writer, templ string, data any, funcs map[string]any) 
 	if app, ok := data.(*cli.App); ok && strings.HasPrefix(templ, lazyHelp+helpApp) {
 		data = wholeTree(app) // the app's help lists every command
 	}
-	all := map[string]any{"mcpctlGlobalOptions": globalOptionsHelp}
+	all := map[string]any{"mcpctlGlobalOptions": globalOptionsHelp, "mcpctlExitCodes": exitCodeHelp}
 	for k, v := range funcs {
 		all[k] = v
 	}

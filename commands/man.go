@@ -228,8 +228,7 @@ func appPage(app *cli.App) string {
 	r.section("SYNOPSIS")
 	r.req(".B mcpctl\n[\\fIGLOBAL OPTIONS\\fR] \\fICOMMAND\\fR [\\fIOPTIONS\\fR] [\\fIARGUMENTS\\fR]")
 	r.section("DESCRIPTION")
-	desc, _, _ := strings.Cut(app.Description, "EXIT CODES:")
-	r.prose(strings.TrimSpace(desc))
+	r.prose(app.Description)
 	r.prose("Every flag may be written before or after the command, and after its arguments; after -- everything is an argument.")
 	r.section("COMMANDS")
 	for _, c := range app.Commands {

@@ -214,6 +214,7 @@ func setCommands(app *cli.App, cmds []*cli.Command) {
 	app.Commands = cmds
 	setUsageHandlers(app.Commands)
 	helpTemplates(app)
+	argv.QuickNames(app)
 }
 
 // newAppFlags is the app without commands.
@@ -230,8 +231,7 @@ func newAppFlags(f *Factory) *cli.App {
 		Description: "mcpctl speaks MCP revision " + client.LatestVersion + " over stdio or Streamable HTTP, and the legacy\n" +
 			"revisions " + strings.Join(client.LegacyVersions(), ", ") + " (initialize handshake, also over HTTP+SSE):\n" +
 			"the first contact probes the server's era and remembers it.\n" +
-			"Results are JSON when piped and human-readable on a terminal; --jq filters them.\n\n" +
-			exitCodeHelp,
+			"Results are JSON when piped and human-readable on a terminal; --jq filters them.",
 		Reader:    ios.In,
 		Writer:    ios.Out,
 		ErrWriter: ios.ErrOut,
@@ -278,9 +278,6 @@ func globalsOf(c *cli.Context) *GlobalOptions {
 // factoryOf is the factory an app was built around, for actions that
 // belong to no command of their own (unknownCommand).
 func factoryOf(c *cli.Context) *Factory { return c.App.Metadata[factoryKey].(*Factory) }
-
-// exitCodeHelp ends the app's description: scripts are written from --help.
-var exitCodeHelp = "EXIT CODES:\n" + exitCodesHelp()
 
 func setUsageHandlers(cmds []*cli.Command) {
 	for _, c := range cmds {

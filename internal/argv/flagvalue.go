@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/urfave/cli/v2"
@@ -20,12 +21,14 @@ import (
 
 // flagValueErr matches the flag package's two messages for a value that
 // does not parse: bool flags have their own.
-var flagValueErr = regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): `)
+var flagValueErr = sync.OnceValue(func() *regexp.Regexp { // compiled on first use, not in every process's init
+	return regexp.MustCompile(`^invalid (?:boolean )?value ("(?:[^"\\]|\\.)*") for (?:flag )?-(\S+): `)
+})
 
 // BadFlagValue is the flag package's message msg in mcpctl's words, or
 // ok false when msg is no such message or the flag is not known.
 func BadFlagValue(c *cli.Context, msg string) (error, bool) {
-	m := flagValueErr.FindStringSubmatch(msg)
+	m := flagValueErr().FindStringSubmatch(msg)
 	if m == nil {
 		return nil, false
 	}
@@ -74,7 +77,7 @@ func flagNamed(c *cli.Context, name string) cli.Flag {
 // FlagWants says what fits a flag of fl's kind ("" for a string flag,
 // which takes anything, and for flags with parsers of their own).
 func FlagWants(fl cli.Flag) string {
-	switch fl.(type) {
+	switch Declared(fl).(type) {
 	case *cli.DurationFlag:
 		return "want a duration such as 30s or 2m"
 	case *cli.IntFlag:

@@ -293,3 +293,7 @@ func (f SharedFlag) Apply(set *flag.FlagSet) error {
 	c := *f.BoolFlag
 	return c.Apply(set)
 }
+
+// Names is the flag's names as defined, without urfave's regexp
+// (quick.go).
+func (f SharedFlag) Names() []string { return definedNames(f.Name, f.Aliases) }
