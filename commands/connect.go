@@ -82,16 +82,19 @@ func connectVia(ctx context.Context, f *Factory, g *GlobalOptions, how ConnectOp
 		s.ks = s.keepalive(ctx)
 		s.viaSession = s.ks != nil
 	}
-	if s.http {
-		if s.insecure {
-			fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
-		}
+	if s.http && s.insecure {
+		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: --insecure: TLS certificates are not verified")
+	}
+	switch {
+	case s.viaSession:
+		// The session holds the connection, and its credentials.
+	case s.http:
 		if _, fixed := s.header["Authorization"]; !fixed {
 			if s.oauth, err = s.oauthManager(s.ep.url); err != nil {
 				return nil, err
 			}
 		}
-	} else if !s.dryRun && !s.viaSession {
+	case !s.dryRun:
 		// mcpctl is a short-lived command, so it may adopt the orphans of
 		// the servers it starts (process-wide): a daemon a server forked
 		// off is then still found and ended at exit. Where the kernel
