@@ -70,7 +70,7 @@ func (in invocation) withConnection(body func(conn Connection) error) error {
 // renderOptions are the output options of a command that reaches no
 // server: the global options with the config's defaults.
 func (in invocation) renderOptions() (output.Options, error) {
-	eff, err := effectiveOptions(in.Globals, in.f.config())
+	eff, err := effectiveOptions(in.Globals, in.f.config(in.Globals))
 	if err != nil {
 		return output.Options{}, err
 	}

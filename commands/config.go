@@ -24,14 +24,18 @@ import (
 func configCommand(f *Factory) *cli.Command {
 	return &cli.Command{
 		Name:  "config",
-		Usage: "named servers: list, show, add, remove, import and edit them",
+		Usage: "named servers: list, show, add, remove, import and edit them; trust a project's",
 		Description: "mcpctl's own servers live in $MCPCTL_CONFIG, else $XDG_CONFIG_HOME/mcpctl/config.yaml\n" +
 			"(~/.config/mcpctl/config.yaml). The servers of Claude Desktop, Claude Code (~/.claude.json and\n" +
-			"the project's .mcp.json), VS Code (.vscode/mcp.json) and Cursor (~/.cursor/mcp.json) are read\n" +
-			"as they are. Use a server with -s NAME (or MCPCTL_SERVER, or a bare NAME before the command).\n" +
-			"A name in several files is taken from mcpctl's own first, then the project's files, then the\n" +
-			"user's ('config list' marks the others shadowed); -s FILE:NAME picks an entry from one file.\n" +
-			"See 'mcpctl help config'.",
+			"the project's .mcp.json), VS Code (.vscode/mcp.json) and Cursor (~/.cursor/mcp.json, and the\n" +
+			"project's .cursor/mcp.json) are read as they are. Use a server with -s NAME (or MCPCTL_SERVER,\n" +
+			"or a bare NAME before the command). A name in several files is taken from mcpctl's own first,\n" +
+			"then the project's files, then the user's ('config list' marks the others shadowed); -s\n" +
+			"FILE:NAME picks an entry from one file.\n\n" +
+			"The project's files (found from the working directory upwards, up to your home folder) are\n" +
+			"used only once you trust them ('config trust', --trust-project in CI), only when they and the\n" +
+			"folders above them are yours alone, and their ${VAR} read only the variables projectEnv names\n" +
+			"in mcpctl's config. See 'mcpctl help config'.",
 		Subcommands: []*cli.Command{
 			newCmdConfigList(f, nil),
 			newCmdConfigShow(f, nil),
@@ -39,6 +43,7 @@ func configCommand(f *Factory) *cli.Command {
 			newCmdConfigRemove(f, nil),
 			newCmdConfigImport(f, nil),
 			newCmdConfigEdit(f, nil),
+			newCmdConfigTrust(f, nil),
 		},
 	}
 }
@@ -86,7 +91,7 @@ func runConfigList(o *noOptions) error {
 	ios := o.IO
 	// The servers first: a broken file is this command's error, not a
 	// warning about its defaults.
-	set, err := o.f.config().load(true)
+	set, err := o.f.config(o.Globals).load(true)
 	if err != nil {
 		return err
 	}
@@ -108,6 +113,10 @@ func configListing(set *config.Set, home string) json.RawMessage {
 		Project     string `json:"project,omitempty"`
 		Description string `json:"description,omitempty"`
 		Problem     string `json:"problem,omitempty"`
+		// Trust is set for a project file's entry: trusted, untrusted
+		// or changed (since trusted: both not used), trust-project
+		// (used untrusted, by --trust-project).
+		Trust string `json:"trust,omitempty"`
 		// ShadowedBy is the source of the entry the name finds instead
 		// (in the form of source); -s FILE:NAME still picks this one.
 		ShadowedBy string `json:"shadowedBy,omitempty"`
@@ -115,13 +124,13 @@ func configListing(set *config.Set, home string) json.RawMessage {
 	out := struct {
 		Servers []entry `json:"servers"`
 	}{Servers: []entry{}}
-	for _, s := range set.Servers {
+	for _, s := range set.Every() {
 		out.Servers = append(out.Servers, entry{
 			Name: s.Name, Kind: s.Type, Target: serverTarget(s), Source: sourceName(s.Source, home),
 			Format: s.Source.Format, File: s.Source.File, Project: s.Source.Project,
-			Description: s.Description, Problem: s.Problem,
+			Description: s.Description, Problem: s.Problem, Trust: string(s.Source.Trust),
 		})
-		if by := set.ShadowedBy(s); by != nil {
+		if by := set.ShadowedBy(s); by != nil && s.Source.Trust.Usable() {
 			out.Servers[len(out.Servers)-1].ShadowedBy = sourceName(by.Source, home)
 		}
 	}
@@ -167,9 +176,16 @@ func newCmdConfigShow(f *Factory, runF func(*configNameOptions) error) *cli.Comm
 
 func runConfigShow(o *configNameOptions) error {
 	ios := o.IO
-	srv, err := o.f.config().lookup(o.Name)
+	loader := o.f.config(o.Globals)
+	srv, err := loader.lookup(o.Name)
 	if err != nil {
-		return err
+		// An entry of an untrusted project file is shown, to be reviewed
+		// before it is trusted; it is still not used.
+		if srv = loader.untrusted(o.Name); srv == nil {
+			return err
+		}
+		fmt.Fprintf(ios.ErrOut, "mcpctl: warning: server %q is not used: %s is not trusted ('mcpctl config trust %s' once you have reviewed it)\n",
+			srv.Name, srv.Source.File, shellquote.Join(srv.Source.File))
 	}
 	render, err := o.renderOptions()
 	if err != nil {
@@ -216,6 +232,9 @@ func serverJSON(s *config.Server) json.RawMessage {
 	src.Set("file", ojson.String(s.Source.File))
 	if s.Source.Project != "" {
 		src.Set("project", ojson.String(s.Source.Project))
+	}
+	if s.Source.Trust != config.NotProject {
+		src.Set("trust", ojson.String(string(s.Source.Trust)))
 	}
 	o.Set("source", src.JSON())
 	str("description", s.Description)
@@ -476,16 +495,16 @@ func runConfigRemove(o *configNameOptions) error {
 		return configError(err)
 	}
 	if !doc.Remove(name) {
-		set, err := o.f.config().load(true)
+		set, err := o.f.config(o.Globals).load(true)
 		if err != nil {
 			return err
 		}
-		for _, s := range set.Servers {
+		for _, s := range set.Every() {
 			if s.Name == name {
 				return usagef("server %q comes from %s, which mcpctl only reads; edit that file", name, s.Source.File)
 			}
 		}
-		own, _ := o.f.config().load(false)
+		own, _ := o.f.config(o.Globals).load(false)
 		return configError(&config.NotFoundError{Name: name, File: doc.File, Known: own.Names()})
 	}
 	if err := doc.Save(); err != nil {
@@ -523,7 +542,7 @@ func runConfigImport(o *configImportOptions) error {
 	if err != nil {
 		return configError(err)
 	}
-	o.f.config().warn(set.Warnings)
+	o.f.config(o.Globals).warn(set.Warnings)
 	names := o.Names
 	switch {
 	case o.All && len(names) > 0:
@@ -597,7 +616,70 @@ func runConfigEdit(o *noOptions) error {
 		}
 		return configError(err)
 	}
-	o.f.config().warn(set.Warnings)
+	o.f.config(o.Globals).warn(set.Warnings)
 	fmt.Fprintf(ios.ErrOut, "mcpctl: %s: %d servers\n", file, len(set.Servers))
+	return nil
+}
+
+type configTrustOptions struct {
+	invocation
+	Files []string // none: the project's files found from the working directory
+}
+
+func newCmdConfigTrust(f *Factory, runF func(*configTrustOptions) error) *cli.Command {
+	return &cli.Command{
+		Name:      "trust",
+		Usage:     "use a project's config files: record them, as they are now, as trusted",
+		ArgsUsage: "[FILE…]",
+		Description: "A project's files (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, the nearest of each from\n" +
+			"the working directory up to your home folder) come with the folder you are in: mcpctl uses\n" +
+			"their servers only once you trust them. Review them first ('mcpctl config list' shows what\n" +
+			"each would define). Without FILE, every project file found is trusted; a FILE is trusted\n" +
+			"wherever it is. The path and a SHA-256 of the content go into trusted-projects.json in\n" +
+			"mcpctl's state folder: a file that changes afterwards is not used until trusted again.\n" +
+			"Only a file that is yours alone (and in a folder that is) can be trusted. In CI, where the\n" +
+			"checkout is the job's own, --trust-project (MCPCTL_TRUST_PROJECT=1) does without.",
+		Action: actionOf(func(c *cli.Context) (*configTrustOptions, error) {
+			return &configTrustOptions{invocation: invoked(f, c), Files: c.Args().Slice()}, nil
+		}, runF, runConfigTrust),
+	}
+}
+
+func runConfigTrust(o *configTrustOptions) error {
+	opts := o.f.configOptions(true)
+	loader := o.f.config(o.Globals)
+	var files []*config.ProjectFile
+	if len(o.Files) == 0 {
+		found, warnings := config.ProjectFiles(opts)
+		loader.warn(warnings)
+		if len(found) == 0 {
+			return usagef("no project file to trust from %s upwards (.mcp.json, .vscode/mcp.json, .cursor/mcp.json); name one: mcpctl config trust FILE", opts.Cwd)
+		}
+		files = found
+	}
+	for _, name := range o.Files {
+		pf, err := config.ReadProjectFile(o.f.expandHome(name), opts)
+		if err != nil {
+			return configError(err)
+		}
+		files = append(files, pf)
+	}
+	warnings, err := config.TrustFiles(o.ctx(), opts.TrustFile, files)
+	loader.warn(warnings)
+	if err != nil {
+		return fmt.Errorf("recording trusted files in %s: %w", opts.TrustFile, err)
+	}
+	for _, pf := range files {
+		var defs []string
+		for _, s := range pf.Servers {
+			defs = append(defs, fmt.Sprintf("%q (%s)", s.Name, serverTarget(s)))
+		}
+		what := "no server"
+		if len(defs) > 0 {
+			what = strings.Join(defs, ", ")
+		}
+		fmt.Fprintf(o.IO.ErrOut, "mcpctl: trusted %s: %s\n", output.SanitizeLine(pf.Source.File), output.SanitizeLine(what))
+		loader.warn(pf.Warnings)
+	}
 	return nil
 }

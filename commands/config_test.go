@@ -38,6 +38,10 @@ func TestConfigFlags(t *testing.T) {
 		{args: []string{"config", "edit"}, want: &noOptions{}},
 		{args: []string{"config", "edit", "x"}, err: "usage: mcpctl config edit"},
 	})
+	checkFlags(t, "config", newCmdConfigTrust, []flagCase[configTrustOptions]{
+		{args: []string{"config", "trust"}, want: &configTrustOptions{Files: []string{}}},
+		{args: []string{"config", "trust", ".mcp.json", "x/.vscode/mcp.json"}, want: &configTrustOptions{Files: []string{".mcp.json", "x/.vscode/mcp.json"}}},
+	})
 }
 
 // config add records only server flags typed on the command line, not

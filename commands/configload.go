@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kballard/go-shellquote"
+
 	"github.com/mcpctl/mcpctl/config"
 	"github.com/mcpctl/mcpctl/internal/argv"
 )
@@ -35,6 +37,8 @@ type configLoader struct {
 	// keepAlive is defaults.keepAlive, checked where the defaults are
 	// applied (0: none).
 	keepAlive time.Duration
+	// trustAll uses the project's files untrusted (--trust-project).
+	trustAll bool
 }
 
 func newConfigLoader(options func(foreign bool) config.Options, env config.Env, expandHome func(string) string, ownFile string, errOut io.Writer) *configLoader {
@@ -50,7 +54,9 @@ func (l *configLoader) load(foreign bool) (*config.Set, error) {
 	if set != nil {
 		return set, nil
 	}
-	set, err := config.Load(l.options(foreign))
+	o := l.options(foreign)
+	o.TrustAll = l.trustAll
+	set, err := config.Load(o)
 	if se := (*config.SyntaxError)(nil); errors.As(err, &se) && se.File == l.ownFile {
 		l.broken = se
 	}
@@ -98,7 +104,50 @@ func (l *configLoader) lookup(spec string) (*config.Server, error) {
 	if err != nil {
 		return nil, configError(err)
 	}
+	if !pick {
+		l.sayWhose(set, srv)
+	}
 	return srv, nil
+}
+
+// sayWhose warns, once, when the entry a name finds is not the one the
+// user may expect: the user's own while a project file they have not
+// trusted defines the name too, or a project file's that shadows the
+// user's own.
+func (l *configLoader) sayWhose(set *config.Set, srv *config.Server) {
+	if ig := set.Ignored(srv.Name); ig != nil {
+		why := "until you trust that file"
+		if ig.Source.Trust == config.Changed {
+			why = "until you trust it again (it changed since you trusted it)"
+		}
+		l.warnOnce(fmt.Sprintf("server %q: the one in %s is ignored %s ('mcpctl config trust %s' once you have reviewed it); using yours in %s",
+			srv.Name, ig.Source.File, why, shellquote.Join(ig.Source.File), srv.Source.File))
+	}
+	if !srv.Source.InProject() {
+		return
+	}
+	for _, o := range set.Shadows(srv) {
+		if !o.Source.InProject() {
+			l.warnOnce(fmt.Sprintf("server %q comes from the project's %s, which shadows yours in %s (-s %s picks yours)",
+				srv.Name, srv.Source.File, o.Source.File, shellquote.Join(o.Pick())))
+			return
+		}
+	}
+}
+
+// untrusted is the entry of an untrusted project file a plain name
+// finds, for config show, or nil.
+func (l *configLoader) untrusted(name string) *config.Server {
+	set, err := l.load(true)
+	if err != nil {
+		return nil
+	}
+	for _, s := range set.Untrusted {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // sourceOf returns the set a spec is looked up in: one file for
@@ -131,6 +180,14 @@ func configError(err error) error {
 		return usagef("%s (servers: %s; 'mcpctl config list' shows where each is defined)", msg, strings.Join(e.Known, ", "))
 	case *config.SyntaxError:
 		return usagef("%v; fix the file (for mcpctl's own: mcpctl config edit)", e)
+	case *config.UntrustedError:
+		again := ""
+		if e.Changed {
+			again = " again"
+		}
+		return usagef("%v; review it, then trust it%s with 'mcpctl config trust %s' (or pass --trust-project)", e, again, shellquote.Join(e.File))
+	case *config.UnsafeFileError:
+		return usagef("%v", e)
 	case *config.VarError, *config.EntryError, *config.HeaderError, *config.EnvError:
 		return usagef("%v", e)
 	}

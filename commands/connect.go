@@ -128,7 +128,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 	if err != nil {
 		return nil, err
 	}
-	ep, err := resolveEndpoint(ch, f.config(), how.Fallback)
+	ep, err := resolveEndpoint(ch, f.config(g), how.Fallback)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 	if err := applyServerSettings(eff, ep); err != nil {
 		return nil, err
 	}
-	if err := applyDefaults(eff, f.config()); err != nil {
+	if err := applyDefaults(eff, f.config(g)); err != nil {
 		return nil, err
 	}
 	render, err := renderOptions(eff, f.IOStreams)

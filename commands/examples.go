@@ -190,6 +190,11 @@ var examples = map[string][]string{
 	"config edit": {
 		"EDITOR=nano mcpctl config edit",
 	},
+	"config trust": {
+		"mcpctl config list -o json --jq '.servers[] | select(.trust == \"untrusted\")'",
+		"mcpctl config trust",
+		"mcpctl config trust .vscode/mcp.json",
+	},
 	"completion": {
 		"mcpctl completion bash > ~/.local/share/bash-completion/completions/mcpctl",
 		"mcpctl completion fish > ~/.config/fish/completions/mcpctl.fish",

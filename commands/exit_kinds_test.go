@@ -115,6 +115,8 @@ func errorKinds() []errorKind {
 		{kind: "config.NotFoundError", err: configError(&config.NotFoundError{Name: "x"}), code: ExitUsage, via: "configError"},
 		{kind: "config.VarError", err: configError(&config.VarError{Server: "x", Var: "TOKEN"}), code: ExitUsage, via: "configError"},
 		{kind: "config.EntryError", err: configError(&config.EntryError{Server: "x", Msg: "bad"}), code: ExitUsage, via: "configError"},
+		{kind: "config.UntrustedError", err: configError(&config.UntrustedError{Name: "x", File: "/p/.mcp.json"}), code: ExitUsage, via: "configError", says: "'mcpctl config trust /p/.mcp.json'"},
+		{kind: "config.UnsafeFileError", err: configError(&config.UnsafeFileError{File: "/p/.mcp.json", Problem: "it is writable by anyone (mode 0666)"}), code: ExitUsage, via: "configError", says: "cannot be trusted"},
 		{kind: "config.HeaderError", err: mustErr(parseHeaders([]string{"Bad Name: v"})), code: ExitUsage, via: "parseHeaders (config add and entries too: configError)", says: `invalid header "Bad …"`},
 		{kind: "config.EnvError", err: mustErr(childEnv(func() []string { return nil }, []string{"A"})), code: ExitUsage, via: "childEnv (config add and entries too: configError)", says: `invalid --env "A"`},
 		// the context of the command

@@ -140,13 +140,15 @@ func (f *Factory) expandHome(p string) string {
 	return p
 }
 
-// configOptions is where the config lives on this machine.
+// configOptions is where the config lives on this machine, and the
+// record of the project files the user trusts.
 func (f *Factory) configOptions(foreign bool) config.Options {
 	cwd, _ := f.Getwd()
 	d := f.Dirs()
+	trust, _ := d.TrustFile() // none without a state folder: nothing is trusted
 	return config.Options{
 		File: d.ConfigFile(), Foreign: foreign, Home: d.Home(), UserConfigDir: d.PlatformConfigDir(),
-		ClaudeConfigDir: f.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
+		ClaudeConfigDir: f.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd, TrustFile: trust,
 	}
 }
 
@@ -155,11 +157,15 @@ func (f *Factory) configEnv() config.Env {
 	return config.Env{Lookup: f.LookupEnv, Home: f.homeDir()}
 }
 
-// config is the factory's config loader, made on first use; its warnings
-// go to the factory's stderr, once each.
-func (f *Factory) config() *configLoader {
-	if f.configs == nil {
+// config is the factory's config loader for the run's global options
+// (--trust-project decides whether the project's files are used
+// untrusted), made on first use; its warnings go to the factory's stderr,
+// once each.
+func (f *Factory) config(g *GlobalOptions) *configLoader {
+	trustAll := g != nil && g.TrustProject
+	if f.configs == nil || f.configs.trustAll != trustAll {
 		f.configs = newConfigLoader(f.configOptions, f.configEnv(), f.expandHome, f.configFile(), f.IOStreams.ErrOut)
+		f.configs.trustAll = trustAll
 	}
 	return f.configs
 }

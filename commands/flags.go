@@ -80,6 +80,7 @@ func globalFlags() []cli.Flag {
 		&cli.StringFlag{Name: "log-level", Usage: "ask the server for log messages of at least `LEVEL` (debug … emergency)", EnvVars: []string{"MCPCTL_LOG_LEVEL"}, Category: catOutput},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
 		&cli.BoolFlag{Name: "no-session", Usage: "reach the server directly even when a session (mcpctl session) is running for it", EnvVars: []string{"MCPCTL_NO_SESSION"}, Category: catServer},
+		&cli.BoolFlag{Name: "trust-project", Usage: "use the project's config files (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) without 'mcpctl config trust': for CI, where the checkout is the job's own", EnvVars: []string{"MCPCTL_TRUST_PROJECT"}, Category: catServer},
 		&cli.BoolFlag{Name: "dry-run", Usage: "print what a real run would send (its era, tool typing and headers, from what earlier runs remembered and cached) and send nothing", Category: catDebug},
 	}, append(authFlags(), dpopFlags()...)...)
 }

@@ -41,6 +41,7 @@ type GlobalOptions struct {
 	Insecure        bool          `flag:"insecure"`
 	MaxMessageSize  string        `flag:"max-message-size"`
 	NoSession       bool          `flag:"no-session"`
+	TrustProject    bool          `flag:"trust-project"`
 
 	// What is printed, and how.
 	Output   string `flag:"output"`

@@ -112,15 +112,26 @@ The servers of other clients are read where they are, never copied unless you as
    Claude Code      .mcp.json (the nearest from the working directory upwards), ~/.claude.json
                     (user servers, and the local ones of the project you are in)
    VS Code          .vscode/mcp.json (the nearest upwards; ${input:ID} comes from MCPCTL_INPUT_ID)
-   Cursor           ~/.cursor/mcp.json
+   Cursor           ~/.cursor/mcp.json, and .cursor/mcp.json (the nearest upwards)
+
+The project's files (.mcp.json, .vscode/mcp.json, .cursor/mcp.json, looked for from the working
+directory up to your home folder, never across a file system's boundary) come with whatever
+folder you are in, so three rules guard them:
+   - a file is read only when it, and every folder from the working directory up to it, is
+     yours (or root's) and no one else may write it; otherwise it is skipped with a warning;
+   - it is used only once you trust it as it is: 'mcpctl config trust' (review it first:
+     'mcpctl config list' shows what it would define); a changed file needs trusting again.
+     Until then a name only it defines fails (exit 2), and a name you define too is yours,
+     with a warning. --trust-project (MCPCTL_TRUST_PROJECT=1) uses them untrusted, for CI;
+   - its ${VAR} read only the variables your config names: projectEnv: [GITHUB_TOKEN].
 
 'mcpctl config list' shows every name with its source. Use one with -s NAME (or MCPCTL_SERVER,
 or a bare NAME before the command: 'mcpctl weather tools list'; commands win, so a server named
 like a command needs -s). A name defined in several places is taken from the first of:
 mcpctl's own file; the project's (~/.claude.json's servers for this project, .mcp.json,
-.vscode/mcp.json); the user's (Claude Desktop, ~/.claude.json, Cursor). 'mcpctl config list'
-marks the others "shadowed by" that source, and -s FILE:NAME still picks any entry from its
-file. A name that matches nothing lists the closest names. A malformed entry in another
+.vscode/mcp.json, .cursor/mcp.json); the user's (Claude Desktop, ~/.claude.json, Cursor).
+'mcpctl config list' marks the others "shadowed by" that source, and -s FILE:NAME still picks
+any entry from its file (a file you name is yours: no trust needed). A name that matches nothing lists the closest names. A malformed entry in another
 client's file is skipped with a warning. Which server a command uses:
 --url, --stdio or -s; else MCPCTL_URL, MCPCTL_STDIO or MCPCTL_SERVER; else defaults.server.
 'mcpctl config --help' lists the commands that manage the file.`

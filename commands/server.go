@@ -16,6 +16,7 @@ package commands
 // --cwd and -H add to (or override) what it sets.
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -280,5 +281,6 @@ func isServerName(f *Factory, name string) bool {
 		return false
 	}
 	_, err = set.Lookup(name)
-	return err == nil
+	var untrusted *config.UntrustedError
+	return err == nil || errors.As(err, &untrusted)
 }

@@ -172,7 +172,7 @@ func runSessionList(o *sessionListOptions) error {
 	if err != nil {
 		return err
 	}
-	eff, err := effectiveOptions(o.Globals, o.f.config())
+	eff, err := effectiveOptions(o.Globals, o.f.config(o.Globals))
 	if err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func (s *connection) keepAliveFor() time.Duration {
 	if s.ep.named == nil {
 		return 0 // only configured servers keep themselves alive
 	}
-	return s.f.config().keepAlive // read where the defaults were applied
+	return s.f.config(s.g).keepAlive // read where the defaults were applied
 }
 
 // dialKeepalive is the transport over a session's socket: the connection

@@ -279,7 +279,7 @@ func (c *completer) positional(st *argv.Line, cur string) completion {
 			res.cands = append(res.cands, candidate{t.name, t.title})
 		}
 		return res
-	case "resume":
+	case "resume", "config trust":
 		return completion{files: true}
 	}
 	return completion{}

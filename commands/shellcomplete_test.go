@@ -120,6 +120,7 @@ func TestShellComplete(t *testing.T) {
 		{"mcpctl help ex", ":", []string{"exit-codes"}},
 		{"mcpctl config show ", ":", []string{"weather", "web"}},
 		{"mcpctl resume ", ":files", nil},
+		{"mcpctl config trust ", ":files", nil},
 		{"mcpctl --cwd ", ":files", nil},
 	} {
 		directive, got := e.complete("bash", tc.line)

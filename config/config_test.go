@@ -122,7 +122,9 @@ func TestExpand(t *testing.T) {
 	}
 }
 
-// foreign writes the other clients' files into a fake home and project.
+// foreign writes the other clients' files into a fake home and project,
+// whose files the user has trusted (config trust), as a user who uses
+// them has.
 func foreign(t *testing.T) Options {
 	dir := t.TempDir()
 	home, proj := filepath.Join(dir, "home"), filepath.Join(dir, "work", "proj")
@@ -156,7 +158,7 @@ func foreign(t *testing.T) Options {
 			t.Fatal(err)
 		}
 	}
-	return Options{Foreign: true, Home: home, UserConfigDir: filepath.Join(home, ".config"), Cwd: proj}
+	return trusting(t, Options{Foreign: true, Home: home, UserConfigDir: filepath.Join(home, ".config"), Cwd: proj})
 }
 
 func TestForeignFiles(t *testing.T) {

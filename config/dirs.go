@@ -110,7 +110,8 @@ func (d Dirs) systemCacheDir() (string, error) {
 }
 
 // StateDir is where what must outlive one run is kept: OAuth tokens, task
-// records, the key that seals continuations.
+// records, the key that seals continuations, the project files the user
+// trusts.
 func (d Dirs) StateDir() (string, error) {
 	if dir := d.Getenv("MCPCTL_STATE_DIR"); dir != "" {
 		return dir, nil
@@ -123,6 +124,16 @@ func (d Dirs) StateDir() (string, error) {
 		return "", errors.New("no state directory: set MCPCTL_STATE_DIR or XDG_STATE_HOME")
 	}
 	return filepath.Join(home, ".local", "state", "mcpctl"), nil
+}
+
+// TrustFile records the project files the user trusts (mcpctl config
+// trust): in the state directory.
+func (d Dirs) TrustFile() (string, error) {
+	dir, err := d.StateDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "trusted-projects.json"), nil
 }
 
 // RuntimeDir is where files that live as long as a login session belong

@@ -49,11 +49,16 @@ type VarError struct {
 	Var    string // the environment variable that is not set
 	Input  *Input // a VS Code input, read from Var
 	Ref    string // the reference as written, when it is not supported
+	// NotAllowed: Var is set or not, but a project file may not read it
+	// (the user's projectEnv does not name it).
+	NotAllowed bool
 }
 
 func (e *VarError) Error() string {
 	where := fmt.Sprintf("server %q (%s): ", e.Server, e.File)
 	switch {
+	case e.NotAllowed:
+		return where + "a project file may not read ${" + e.Var + "}; to allow it, name it in projectEnv in mcpctl's config ('mcpctl config edit': projectEnv: [" + e.Var + "])"
 	case e.Ref != "":
 		return where + "${" + e.Ref + "} cannot be expanded outside the editor that defines it; write the value, or ${VAR} to read it from the environment"
 	case e.Input != nil:
@@ -247,13 +252,29 @@ func (x *expander) str(s string) string {
 	}
 }
 
+// lookup reads a variable for the entry: a project file's only when the
+// user's projectEnv names it, or when it answers one of the file's own VS
+// Code inputs (input: MCPCTL_INPUT_<ID>, a variable set for nothing else).
+func (x *expander) lookup(name string, verr *VarError, input bool) (string, bool, error) {
+	if x.srv.Source.InProject() && !input && !contains(x.srv.allowEnv, name) {
+		verr.Var, verr.NotAllowed = name, true
+		return "", false, verr
+	}
+	v, ok := x.env.Lookup(name)
+	return v, ok, nil
+}
+
 // variable expands the body of one ${…}.
 func (x *expander) variable(ref string) (string, error) {
 	verr := &VarError{Server: x.srv.Name, File: x.srv.Source.File}
 	kind, arg, scoped := strings.Cut(ref, ":")
 	switch {
 	case scoped && kind == "env" && isIdent(arg):
-		if v, ok := x.env.Lookup(arg); ok {
+		v, ok, err := x.lookup(arg, verr, false)
+		if err != nil {
+			return "", err
+		}
+		if ok {
 			return v, nil
 		}
 		verr.Var = arg
@@ -264,7 +285,11 @@ func (x *expander) variable(ref string) (string, error) {
 			in = Input{ID: arg}
 		}
 		verr.Var, verr.Input = inputVar(arg), &in
-		if v, ok := x.env.Lookup(verr.Var); ok {
+		v, ok, err := x.lookup(verr.Var, verr, true)
+		if err != nil {
+			return "", err
+		}
+		if ok {
 			return v, nil
 		}
 		return "", verr
@@ -283,7 +308,10 @@ func (x *expander) variable(ref string) (string, error) {
 		verr.Ref = ref
 		return "", verr
 	}
-	v, ok := x.env.Lookup(name)
+	v, ok, err := x.lookup(name, verr, false)
+	if err != nil {
+		return "", err
+	}
 	switch {
 	case hasDef && v == "":
 		return def, nil

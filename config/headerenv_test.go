@@ -189,7 +189,7 @@ func TestResolveChecksHeadersAndEnv(t *testing.T) {
   "projbad": {"url": "https://x.example/mcp", "headers": {"Bad Name": "v"}},
   "projenv": {"command": "srv", "env": {"A=B": "v"}}
 }}`)
-	set := mustLoad(t, Options{File: own, Foreign: true, Cwd: dir})
+	set := mustLoad(t, trusting(t, Options{File: own, Foreign: true, Cwd: dir}))
 	vars := env(map[string]string{"TOKEN": "a\nb"})
 	for _, tc := range []struct{ name, msg string }{
 		{"badname", `server "badname" (` + own + `:2:3): invalid header "Bad …": write it as 'Name: value'`},

@@ -25,18 +25,29 @@ type Options struct {
 	// ClaudeConfigDir, when set (Claude Code's CLAUDE_CONFIG_DIR), holds
 	// .claude.json instead of Home.
 	ClaudeConfigDir string
-	// Cwd is where the search for .mcp.json and .vscode/mcp.json starts;
-	// it also picks the local-scope servers of ~/.claude.json.
+	// Cwd is where the search for the project's files (.mcp.json,
+	// .vscode/mcp.json, .cursor/mcp.json: project.go) starts; it also
+	// picks the local-scope servers of ~/.claude.json.
 	Cwd string
+	// TrustFile records the project files the user trusts (Dirs.TrustFile);
+	// TrustAll uses them all the same, trusted or not (--trust-project).
+	TrustFile string
+	TrustAll  bool
 }
 
 // Set is every server and default that was found.
 type Set struct {
 	// File is mcpctl's own config file (which may not exist).
-	File     string
-	Servers  []*Server // in precedence order (see rank): the first of a name wins
-	Defaults []Setting
-	Warnings []Warning
+	File    string
+	Servers []*Server // in precedence order (see rank): the first of a name wins
+	// Untrusted are the entries of project files the user has not trusted
+	// (or that changed since): shown by config list, never used.
+	Untrusted []*Server
+	Defaults  []Setting
+	// ProjectEnv names the variables a project file's ${…} may read
+	// (projectEnv in mcpctl's own file).
+	ProjectEnv []string
+	Warnings   []Warning
 	// Read lists the files that were read, in search order.
 	Read []Source
 }
@@ -58,13 +69,30 @@ func Load(o Options) (*Set, error) {
 				return nil, err
 			}
 			set.Servers, set.Defaults, set.Warnings = y.servers, y.defaults, y.warnings
+			set.ProjectEnv = y.projectEnv
 			set.Read = append(set.Read, Source{Format: FormatMcpctl, File: o.File})
 		}
 	}
 	if !o.Foreign {
 		return set, nil
 	}
-	for _, src := range o.foreignFiles() {
+	files, warnings := ProjectFiles(o)
+	set.Warnings = append(set.Warnings, warnings...)
+	for _, pf := range files {
+		for _, s := range pf.Servers {
+			s.allowEnv = set.ProjectEnv
+		}
+		set.Read = append(set.Read, pf.Source)
+		if !pf.Source.Trust.Usable() {
+			// What a file nobody agreed to says is not worth a warning
+			// at every command; config trust shows it.
+			set.Untrusted = append(set.Untrusted, pf.Servers...)
+			continue
+		}
+		set.Servers = append(set.Servers, pf.Servers...)
+		set.Warnings = append(set.Warnings, pf.Warnings...)
+	}
+	for _, src := range o.userFiles() {
 		data, release, err := readLarge(src.File)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -86,22 +114,18 @@ func Load(o Options) (*Set, error) {
 		set.Read = append(set.Read, src)
 	}
 	byPrecedence(set.Servers)
+	byPrecedence(set.Untrusted)
 	return set, nil
 }
 
-// foreignFiles lists the other clients' files in the order of their
-// precedence (rank): the project's files first (nearest the working
-// directory), then the user's.
-func (o Options) foreignFiles() []Source {
+// userFiles lists the other clients' files of the user's own (not the
+// project's: project.go) in the order of their precedence (rank).
+func (o Options) userFiles() []Source {
 	var out []Source
 	add := func(format, file string) {
 		if file != "" {
 			out = append(out, Source{Format: format, File: file})
 		}
-	}
-	if o.Cwd != "" {
-		add(FormatProject, findUp(o.Cwd, ".mcp.json"))
-		add(FormatVSCode, findUp(o.Cwd, filepath.Join(".vscode", "mcp.json")))
 	}
 	if o.UserConfigDir != "" {
 		add(FormatClaudeDesktop, filepath.Join(o.UserConfigDir, "Claude", "claude_desktop_config.json"))
@@ -119,20 +143,6 @@ func (o Options) foreignFiles() []Source {
 	return out
 }
 
-// findUp returns dir/rel for the nearest dir from start upwards where it
-// exists, or "".
-func findUp(start, rel string) string {
-	for dir := filepath.Clean(start); ; dir = filepath.Dir(dir) {
-		p := filepath.Join(dir, rel)
-		if st, err := os.Stat(p); err == nil && !st.IsDir() {
-			return p
-		}
-		if filepath.Dir(dir) == dir {
-			return ""
-		}
-	}
-}
-
 // Names lists every server name once, in search order.
 func (s *Set) Names() []string {
 	var out []string
@@ -147,15 +157,57 @@ func (s *Set) Names() []string {
 }
 
 // Lookup finds the server called name: the entry of the source that
-// comes first in precedence (rank), which shadows any other. An unknown
-// name is a *NotFoundError listing the names that exist.
+// comes first in precedence (rank), which shadows any other. A name only
+// untrusted project files define is an *UntrustedError; an unknown name
+// a *NotFoundError listing the names that exist.
 func (s *Set) Lookup(name string) (*Server, error) {
 	for _, srv := range s.Servers {
 		if srv.Name == name {
 			return srv, nil
 		}
 	}
+	for _, srv := range s.Untrusted {
+		if srv.Name == name {
+			return nil, &UntrustedError{Name: name, File: srv.Source.File, Changed: srv.Source.Trust == Changed}
+		}
+	}
 	return nil, &NotFoundError{Name: name, Known: s.Names()}
+}
+
+// Ignored returns the entry of an untrusted project file that would take
+// name if the file were trusted, or nil: the user is told that the entry
+// in use is not the project's.
+func (s *Set) Ignored(name string) *Server {
+	for _, u := range s.Untrusted {
+		if u.Name != name {
+			continue
+		}
+		if used, err := s.Lookup(name); err == nil && rank(used.Source) <= rank(u.Source) {
+			return nil // shadowed anyway
+		}
+		return u
+	}
+	return nil
+}
+
+// Shadows lists the entries srv's name would find if srv were not there,
+// in precedence order.
+func (s *Set) Shadows(srv *Server) []*Server {
+	var out []*Server
+	for _, o := range s.Servers {
+		if o != srv && o.Name == srv.Name && s.ShadowedBy(o) == srv {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Every is every entry found, used or not (Untrusted), in precedence
+// order: what config list shows.
+func (s *Set) Every() []*Server {
+	all := append(append([]*Server(nil), s.Servers...), s.Untrusted...)
+	byPrecedence(all)
+	return all
 }
 
 // ShadowedBy returns the entry that takes srv's name, or nil when srv is

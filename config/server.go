@@ -14,7 +14,7 @@ const (
 	FormatClaudeCode    = "claude-code"    // ~/.claude.json (user and local scope)
 	FormatProject       = "project"        // .mcp.json (Claude Code project scope)
 	FormatVSCode        = "vscode"         // .vscode/mcp.json
-	FormatCursor        = "cursor"         // ~/.cursor/mcp.json
+	FormatCursor        = "cursor"         // ~/.cursor/mcp.json, and a project's .cursor/mcp.json
 )
 
 // Source says where a server was defined.
@@ -24,7 +24,15 @@ type Source struct {
 	// Project is set for the local-scope servers of ~/.claude.json: the
 	// project directory they belong to.
 	Project string
+	// Trust is set for a project file (found from the working directory
+	// upwards, project.go): whether the user trusts it. NotProject for
+	// the user's own files.
+	Trust Trust
 }
+
+// InProject reports whether the source is a project file rather than one
+// of the user's own.
+func (src Source) InProject() bool { return src.Trust != NotProject }
 
 // KV is one name and value, in the order the file gives them.
 type KV struct{ Key, Value string }
@@ -83,6 +91,9 @@ type Server struct {
 	inputs map[string]Input // VS Code inputs the file declares
 	// workspace is the folder ${workspaceFolder} names, if any.
 	workspace string
+	// allowEnv names the variables the ${…} of a project file's entry may
+	// read (projectEnv); the user's own files read any.
+	allowEnv []string
 }
 
 // Argv is the command and its arguments, unexpanded.
@@ -102,6 +113,7 @@ func (s *Server) sameAs(o *Server) bool {
 	a.Description, b.Description = "", ""
 	a.inputs, b.inputs = nil, nil
 	a.workspace, b.workspace = "", ""
+	a.allowEnv, b.allowEnv = nil, nil
 	a.Settings, b.Settings = valuesOnly(a.Settings), valuesOnly(b.Settings)
 	return reflect.DeepEqual(a, b)
 }
@@ -129,8 +141,8 @@ func valuesOnly(in []Setting) []Setting {
 // FILE:NAME still picks it). mcpctl's own file first; then the project's
 // servers: those ~/.claude.json keeps for the project of the working
 // directory (Claude Code's local scope, which Claude Code too puts
-// before .mcp.json), .mcp.json, .vscode/mcp.json; then the user's:
-// Claude Desktop, ~/.claude.json, Cursor.
+// before .mcp.json), .mcp.json, .vscode/mcp.json, .cursor/mcp.json; then
+// the user's: Claude Desktop, ~/.claude.json, Cursor.
 func rank(src Source) int {
 	switch src.Format {
 	case FormatMcpctl:
@@ -139,15 +151,18 @@ func rank(src Source) int {
 		if src.Project != "" {
 			return 1
 		}
-		return 5
+		return 6
 	case FormatProject:
 		return 2
 	case FormatVSCode:
 		return 3
-	case FormatClaudeDesktop:
-		return 4
 	case FormatCursor:
-		return 6
+		if src.InProject() {
+			return 4
+		}
+		return 7
+	case FormatClaudeDesktop:
+		return 5
 	}
-	return 7
+	return 8
 }

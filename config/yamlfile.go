@@ -92,9 +92,10 @@ var authKeys = []string{"bearer", "clientId", "clientSecret", "clientMetadataUrl
 
 // yamlFile is what parseYAML found.
 type yamlFile struct {
-	servers  []*Server
-	defaults []Setting
-	warnings []Warning
+	servers    []*Server
+	defaults   []Setting
+	projectEnv []string
+	warnings   []Warning
 }
 
 func parseYAML(file string, data []byte) (*yamlFile, error) {
@@ -129,8 +130,12 @@ func parseYAML(file string, data []byte) (*yamlFile, error) {
 			if err := out.readDefaults(file, v); err != nil {
 				return nil, err
 			}
+		case "projectEnv":
+			if err := out.readProjectEnv(file, v); err != nil {
+				return nil, err
+			}
 		default:
-			out.unknown(file, k, "", []string{"servers", "defaults"})
+			out.unknown(file, k, "", []string{"servers", "defaults", "projectEnv"})
 		}
 	}
 	return out, nil
@@ -167,6 +172,24 @@ func (y *yamlFile) readDefaults(file string, m *yaml.Node) error {
 		}
 		y.defaults = append(y.defaults, Setting{Key: k.Value, Flag: flag, Value: v.Value, Line: v.Line, Column: v.Column})
 	}
+	return nil
+}
+
+// readProjectEnv reads projectEnv: the variables the ${…} of a project
+// file (.mcp.json, .vscode/mcp.json, .cursor/mcp.json) may read. Only the
+// user's own file can name them: a repository must not choose which of
+// the user's secrets it is sent.
+func (y *yamlFile) readProjectEnv(file string, n *yaml.Node) error {
+	names, msg := scalars(n)
+	if msg != "" {
+		return nodeError(file, n, "projectEnv must be a list of variable names, e.g. [GITHUB_TOKEN]")
+	}
+	for i, name := range names {
+		if !isIdent(name) {
+			return nodeError(file, n.Content[i], fmt.Sprintf("projectEnv: %q is not a variable name (letters, digits and _)", name))
+		}
+	}
+	y.projectEnv = names
 	return nil
 }
 

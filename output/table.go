@@ -63,6 +63,9 @@ func buildTable(kind Kind, v *value, opts Options) *table {
 				if by := s.str("shadowedBy"); by != "" {
 					src += ", shadowed by " + by
 				}
+				if trust := trustNote(s.str("trust")); trust != "" {
+					src += ", " + trust
+				}
 				return []string{s.str("name"), s.str("kind"), s.str("target"), src}
 			})
 		}

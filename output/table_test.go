@@ -66,6 +66,13 @@ func TestRenderTable(t *testing.T) {
 			want: "NAME\tKIND\tTARGET\tSOURCE\nw\thttp\thttps://w/mcp\t~/c.yaml\nw\tstdio\tx\t.mcp.json, shadowed by ~/c.yaml\n",
 		},
 		{
+			name: "a project file's entry not used says why",
+			kind: KindConfigList,
+			raw: `{"servers":[{"name":"u","kind":"stdio","target":"x","source":"/p/.mcp.json","trust":"untrusted"},` +
+				`{"name":"c","kind":"stdio","target":"x","source":"/p/.mcp.json","trust":"changed"},{"name":"t","kind":"stdio","target":"x","source":"/r/.mcp.json","trust":"trusted"}]}`,
+			want: "NAME\tKIND\tTARGET\tSOURCE\nu\tstdio\tx\t/p/.mcp.json, untrusted\nc\tstdio\tx\t/p/.mcp.json, changed since trusted\nt\tstdio\tx\t/r/.mcp.json\n",
+		},
+		{
 			name: "templates on a pipe keep empty cells",
 			kind: KindTemplatesList,
 			raw:  `{"resourceTemplates":[{"uriTemplate":"file:///{path}","name":"files"}]}`,

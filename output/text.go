@@ -473,9 +473,29 @@ func textConfigList(t *textWriter, v *value) bool {
 		if p := s.str("problem"); p != "" {
 			line.WriteString("  unusable: " + t.one(p))
 		}
+		if trust := trustNote(s.str("trust")); trust != "" {
+			line.WriteString("  " + trust)
+			if s.str("trust") == "untrusted" || s.str("trust") == "changed" {
+				line.WriteString(": not used until 'mcpctl config trust " + t.one(s.str("file")) + "'")
+			}
+		}
 		t.linef("%s", line.String())
 	}
 	return true
+}
+
+// trustNote says what config list's trust field means for a project
+// file's entry ("" when trusted, or no project file's).
+func trustNote(trust string) string {
+	switch trust {
+	case "untrusted":
+		return "untrusted"
+	case "changed":
+		return "changed since trusted"
+	case "trust-project":
+		return "trusted by --trust-project"
+	}
+	return ""
 }
 
 func textTasksList(t *textWriter, v *value) bool {

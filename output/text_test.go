@@ -262,6 +262,18 @@ func TestTextConfigList(t *testing.T) {
 	if got := render(t, false, Options{Format: FormatText}, KindConfigList, raw); got != want {
 		t.Errorf("shadowed: got:\n%s\nwant:\n%s", got, want)
 	}
+	// A project file's entry not used says why, and how to use it.
+	raw = `{"servers":[{"name":"u","kind":"stdio","target":"x","source":"/p/.mcp.json","file":"/p/.mcp.json","trust":"untrusted"},` +
+		`{"name":"c","kind":"stdio","target":"x","source":"/p/.mcp.json","file":"/p/.mcp.json","trust":"changed"},` +
+		`{"name":"f","kind":"stdio","target":"x","source":"/q/.mcp.json","file":"/q/.mcp.json","trust":"trust-project"},` +
+		`{"name":"t","kind":"stdio","target":"x","source":"/r/.mcp.json","file":"/r/.mcp.json","trust":"trusted"}]}`
+	want = "u  stdio  x  (/p/.mcp.json)  untrusted: not used until 'mcpctl config trust /p/.mcp.json'\n" +
+		"c  stdio  x  (/p/.mcp.json)  changed since trusted: not used until 'mcpctl config trust /p/.mcp.json'\n" +
+		"f  stdio  x  (/q/.mcp.json)  trusted by --trust-project\n" +
+		"t  stdio  x  (/r/.mcp.json)\n"
+	if got := render(t, false, Options{Format: FormatText}, KindConfigList, raw); got != want {
+		t.Errorf("trust: got:\n%s\nwant:\n%s", got, want)
+	}
 	if got := render(t, true, Options{Format: FormatText}, KindConfigList, `{"servers":[]}`); !strings.HasPrefix(got, "no servers configured; add one with 'mcpctl config add NAME --url URL'") {
 		t.Errorf("empty: %q", got)
 	}
