@@ -186,7 +186,6 @@ func resolveSettings(g *GlobalOptions, f *Factory, ep *endpoint) (*connSettings,
 		if ep.name == "" {
 			st.conn.url = ep.url
 		}
-		st.credentialID = credentialID(ep.header)
 		st.header = map[string][]string{}
 		for k, v := range ep.header {
 			st.header[k] = append([]string(nil), v...)
@@ -194,6 +193,7 @@ func resolveSettings(g *GlobalOptions, f *Factory, ep *endpoint) (*connSettings,
 		if err := bearer(g.Bearer, st.header); err != nil {
 			return nil, err
 		}
+		st.credentialID = credentialID(st.header) // --bearer's among them
 		if _, fixed := st.header["Authorization"]; !fixed {
 			// OAuth: private results are kept apart from those of other
 			// credentials (the token itself changes, and never reaches the
