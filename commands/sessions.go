@@ -324,9 +324,10 @@ func runSessionLogs(o *sessionLogsOptions) error {
 
 type sessionServeOptions struct {
 	invocation
-	idle    time.Duration
-	name    string
-	readyFD int
+	idle       time.Duration
+	name       string
+	readyFD    int
+	settingsFD int
 }
 
 // newCmdSessionServe is the session process itself (hidden): started by
@@ -340,16 +341,17 @@ func newCmdSessionServe(f *Factory, runF func(*sessionServeOptions) error) *cli.
 			&cli.DurationFlag{Name: "idle", Value: defaultIdle},
 			&cli.StringFlag{Name: "name"},
 			&cli.IntFlag{Name: "ready-fd", Value: -1},
+			&cli.IntFlag{Name: "settings-fd", Value: -1},
 		},
 		Action: actionOf(func(c *cli.Context) (*sessionServeOptions, error) {
-			return &sessionServeOptions{invoked(f, c), c.Duration("idle"), c.String("name"), c.Int("ready-fd")}, nil
+			return &sessionServeOptions{invoked(f, c), c.Duration("idle"), c.String("name"), c.Int("ready-fd"), c.Int("settings-fd")}, nil
 		}, runF, runSessionServe),
 	}
 }
 
-// runSessionServe runs the session (sessiond.Serve) and tells its starter
-// on the ready pipe: the hello, or the error in mcpctl's words with its
-// exit code.
+// runSessionServe runs the session (sessiond.Serve) with the settings its
+// starter wrote on the settings pipe, and tells its starter on the ready
+// pipe: the hello, or the error in mcpctl's words with its exit code.
 func runSessionServe(o *sessionServeOptions) error {
 	var ready *os.File
 	if o.readyFD >= 0 {
@@ -381,9 +383,14 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(usagef("%v", sessiond.ErrUnsupported))
 	}
 	sessiond.RestrictUmask()
+	g := o.Globals.Clone()
+	if o.settingsFD >= 0 {
+		if err := readSettings(o.settingsFD, g); err != nil {
+			return fail(err)
+		}
+	}
 	// A session start always reaches the server, and keeps its stderr in
 	// the log.
-	g := o.Globals.Clone()
 	g.NoCache, g.ServerStderr = true, "inherit"
 	st, err := resolve(o.f, g, ConnectOptions{})
 	if err != nil {
@@ -413,6 +420,26 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(sessionFileError(err, st))
 	}
 	return nil
+}
+
+// maxSettings bounds the settings a session process reads from its
+// starter: its flags, headers and variables come to far less.
+const maxSettings = 16 << 20
+
+// readSettings applies the settings document on the pipe fd (the
+// starter's sessionSettings) to g, as flags typed.
+func readSettings(fd int, g *GlobalOptions) error {
+	sessiond.CloseOnExec(fd) // not for the server to inherit
+	pipe := os.NewFile(uintptr(fd), "settings")
+	defer pipe.Close()
+	doc, err := io.ReadAll(io.LimitReader(pipe, maxSettings+1))
+	if err != nil {
+		return fmt.Errorf("reading the session's settings: %w", err)
+	}
+	if len(doc) > maxSettings {
+		return fmt.Errorf("the session's settings are over %d bytes", maxSettings)
+	}
+	return g.applySettings(doc)
 }
 
 // heldConnection is how the session process connects to its server: as a

@@ -4,7 +4,8 @@ package commands
 // server the flags name (the same identity the cache uses), the
 // invocation speaks to the session's socket instead of starting the
 // server or connecting to it, with the era the session's hello gives (no
-// probe). A server entry with keepAlive starts its session on first use.
+// probe). A server entry with keepAlive starts its session on first use,
+// given its settings on a pipe.
 
 import (
 	"bufio"
@@ -192,7 +193,9 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	if err != nil {
 		return nil, err
 	}
-	args := append(passFlags(st.g), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
+	// Only what is no secret goes in the arguments, which every user can
+	// read (ps): the settings go on a pipe of their own.
+	args := []string{"session", "serve", "--idle=" + idle.String(), "--name=" + sessionName(st, name), "--ready-fd=3", "--settings-fd=4"}
 	logf, err := os.OpenFile(p.Log(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
@@ -203,6 +206,11 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 		return nil, err
 	}
 	defer r.Close()
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
 	cmd := exec.Command(exe, args...)
 	// Named as the program is, whatever the file is called (a test
 	// binary stands in for mcpctl by its name).
@@ -212,13 +220,21 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 		cmd.Dir = wd
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.ExtraFiles = []*os.File{w}
+	cmd.ExtraFiles = []*os.File{w, sr}
 	cmd.SysProcAttr = sessiond.Detached()
-	if err := cmd.Start(); err != nil {
-		w.Close()
+	err = cmd.Start()
+	w.Close()
+	sr.Close()
+	if err != nil {
+		sw.Close()
 		return nil, fmt.Errorf("starting the session process: %w", err)
 	}
-	w.Close()
+	go func() {
+		// A pipe holds only so much: written while the process reads it
+		// (if it dies first, the ready pipe says so).
+		_, _ = sw.Write(sessionSettings(st.g))
+		sw.Close()
+	}()
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	line, _ := bufio.NewReader(r).ReadBytes('\n')
@@ -249,14 +265,14 @@ func logTail(path string) string {
 	return " (its log: " + strings.Join(lines, " | ") + ")"
 }
 
-// passFlags are the global flags given to this command, for the session
-// process, which resolves the server from them exactly as this one did.
-// Flags about this command's output, or that mean nothing to a session,
-// stay behind.
-func passFlags(g *GlobalOptions) []string {
+// sessionSettings are the global options of this command for the session
+// process, which resolves the server from them exactly as this one did
+// (GlobalOptions.settings). Flags about this command's output, or that
+// mean nothing to a session, stay behind.
+func sessionSettings(g *GlobalOptions) []byte {
 	skip := map[string]bool{"output": true, "jq": true, "dry-run": true, "no-session": true, "progress": true,
 		"server-stderr": true, "refresh": true, "trace": true}
-	return g.flagArgs(func(name string) bool {
+	return g.settings(func(name string) bool {
 		// (the session process reads no stdin)
 		return !skip[name] && !(name == "answers" && g.Answers == "-")
 	})

@@ -11,12 +11,16 @@ package tests
 // through it.
 
 import (
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mcpctl/mcpctl/tests/fakemcp"
 )
 
 // TestSessionIdleAsksNobody: a legacy server that asks for model
@@ -93,4 +97,97 @@ func TestSessionControlNotRelayed(t *testing.T) {
 	if _, errs := e.must("session", "stop", "kept"); !strings.Contains(errs, "stopped session kept") {
 		t.Errorf("session stop: %s", errs)
 	}
+}
+
+// sessionPIDs are the pids of the running sessions.
+func (e *ksEnv) sessionPIDs() []int {
+	e.t.Helper()
+	out, _ := e.must("session", "list", "--jq", ".sessions[].pid")
+	var pids []int
+	for _, f := range strings.Fields(out) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			e.t.Fatalf("session list: %s", out)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// secretsOnCommandLines fails the test if the command line of a session,
+// or of any process this test's mcpctl started, holds one of secrets.
+func (e *ksEnv) secretsOnCommandLines(secrets []string) {
+	e.t.Helper()
+	pids := e.sessionPIDs()
+	if len(pids) == 0 {
+		e.t.Fatal("no session is running")
+	}
+	seen := map[int]bool{}
+	for _, p := range markedProcs(e.marker) {
+		pid, _ := strconv.Atoi(p)
+		pids = append(pids, pid)
+	}
+	for _, pid := range pids {
+		if seen[pid] {
+			continue
+		}
+		seen[pid] = true
+		cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+		if err != nil {
+			continue // gone meanwhile
+		}
+		for _, s := range secrets {
+			if strings.Contains(string(cmdline), s) {
+				e.t.Errorf("process %d's command line holds %q: %q", pid, s, cmdline)
+			}
+		}
+	}
+}
+
+// writeConfig writes the test's config file.
+func (e *ksEnv) writeConfig(text string) {
+	e.t.Helper()
+	for _, kv := range e.env {
+		if v, ok := strings.CutPrefix(kv, "MCPCTL_CONFIG="); ok {
+			if err := os.WriteFile(v, []byte(text), 0o600); err != nil {
+				e.t.Fatal(err)
+			}
+			return
+		}
+	}
+	e.t.Fatal("no MCPCTL_CONFIG")
+}
+
+// TestSessionNoSecretOnCommandLine: the session process gets its settings
+// through an inherited pipe, so no other user reads a credential in ps:
+// neither one from MCPCTL_* variables, -H or --env at session start, nor
+// one of a session a keepAlive entry starts.
+func TestSessionNoSecretOnCommandLine(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("needs /proc")
+	}
+	secretVars := []string{"MCPCTL_BEARER=s3cret-bearer", "MCPCTL_CLIENT_SECRET=s3cret-client", "MCPCTL_ASSERTION=s3cret-assertion",
+		"MCPCTL_ID_TOKEN=s3cret-idtoken", "MCPCTL_IDP_CLIENT_SECRET=s3cret-idp"}
+	secrets := []string{"s3cret-bearer", "s3cret-client", "s3cret-assertion", "s3cret-idtoken", "s3cret-idp", "s3cret-header", "s3cret-env"}
+	t.Run("session start", func(t *testing.T) {
+		srv := httptest.NewServer(fakemcp.Handler("headers"))
+		t.Cleanup(srv.Close)
+		e := newKsEnv(t).with(append(secretVars, "MCPCTL_URL="+srv.URL+"/mcp")...)
+		e.must("-H", "X-Api-Key: s3cret-header", "session", "start")
+		e.secretsOnCommandLines(secrets)
+		// The session still sends what it was given.
+		out, errs := e.must("-H", "X-Api-Key: s3cret-header", "--trace", "call", "test/headers")
+		if !strings.Contains(errs, "# session: ") || !strings.Contains(out, `"authorization":"Bearer s3cret-bearer"`) || !strings.Contains(out, `"x-api-key":"s3cret-header"`) {
+			t.Errorf("through the session: %s\n%s", out, errs)
+		}
+	})
+	t.Run("keepAlive", func(t *testing.T) {
+		e := newKsEnv(t).with(secretVars...)
+		e.writeConfig("servers:\n  demo:\n    command: demo\n    keepAlive: 1m\n")
+		out, errs := e.must("-s", "demo", "--env", "DEMO_KEY=s3cret-env", "--trace", "tools", "call", "touch_resource")
+		if !strings.Contains(errs, "# session: starting one") || !strings.Contains(out, "count: 1") {
+			t.Fatalf("no session started: %s\n%s", out, errs)
+		}
+		e.secretsOnCommandLines(secrets)
+	})
 }
