@@ -39,6 +39,7 @@ type connSettings struct {
 	target       string // URL or command, for messages
 	serverID     string // cache key part
 	credentialID string
+	sessionID    string // the session that may serve this caller (sessionID)
 	conn         connInfo
 	maxMessage   int                 // --max-message-size, which bounds a listing's pages together too
 	header       map[string][]string // HTTP: -H, the named server's headers, --bearer
@@ -154,6 +155,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 	if err != nil {
 		return nil, err
 	}
+	st.sessionID = sessionID(f, st)
 	st.render, st.answers, st.pageable, st.listen = render, input, how.Pageable, how.Listen
 	if v := eff.ProtocolVersion; v != "" && !client.IsSupportedVersion(v) {
 		return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions(), ", "))

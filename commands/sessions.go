@@ -32,7 +32,8 @@ func sessionCommand(f *Factory) *cli.Command {
 		Description: "'session start' with the usual server selection (-s NAME, --url, --stdio, --env, --cwd, auth\n" +
 			"flags, --root, --sampling-cmd) starts a background process that holds the connection: a stdio\n" +
 			"server runs (and is initialized) once, an HTTP server's legacy session is kept. While it runs,\n" +
-			"every mcpctl command naming the same server goes through it (--no-session bypasses it;\n" +
+			"every mcpctl command naming the same server as the same caller (the same credentials and\n" +
+			"headers; for stdio the same folder and --env) goes through it (--no-session bypasses it;\n" +
 			"--trace says '# session: NAME (pid N)'), and the server's state lives from one command to the\n" +
 			"next. A server entry with 'keepAlive: 10m' (or defaults.keepAlive) starts its session on first\n" +
 			"use. Many commands may use one session at once (a legacy server is sent one request at a\n" +
@@ -112,7 +113,7 @@ func sessionName(st *connSettings, given string) string {
 	case st.ep.name != "":
 		return st.ep.name
 	}
-	return sessiond.ID(st.serverID)[:8]
+	return st.sessionID[:8]
 }
 
 // redactTarget names the server for messages: its URL without

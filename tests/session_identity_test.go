@@ -11,6 +11,7 @@ package tests
 // through it.
 
 import (
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -190,4 +191,133 @@ func TestSessionNoSecretOnCommandLine(t *testing.T) {
 		}
 		e.secretsOnCommandLines(secrets)
 	})
+}
+
+// runIn runs mcpctl in dir to the end and returns its output and exit
+// code.
+func (e *ksEnv) runIn(dir string, args ...string) (string, string, int) {
+	e.t.Helper()
+	cmd, out, errb := e.cmd(args...)
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	code := waitExit(e.t, cmd, 60*time.Second, errb)
+	return out.String(), errb.String(), code
+}
+
+// mustIn is runIn requiring exit 0.
+func (e *ksEnv) mustIn(dir string, args ...string) (string, string) {
+	e.t.Helper()
+	out, errs, code := e.runIn(dir, args...)
+	if code != 0 {
+		e.t.Fatalf("mcpctl %v in %s: exit %d\nstdout: %s\nstderr: %s", args, dir, code, out, errs)
+	}
+	return out, errs
+}
+
+// whoAmI asks the headers-echoing server what it got: the Authorization
+// and X-Tenant headers, and whether the call went through a session.
+func whoAmI(t *testing.T, e *ksEnv, args ...string) (auth, tenant, session string) {
+	t.Helper()
+	out, errs := e.must(append(args, "--trace", "call", "test/headers")...)
+	var res struct {
+		Headers map[string]string `json:"headers"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v: %s\n%s", args, out, errs)
+	}
+	for _, l := range strings.Split(errs, "\n") {
+		if s, ok := strings.CutPrefix(l, "# session: "); ok {
+			session, _, _ = strings.Cut(s, " ")
+		}
+	}
+	return res.Headers["authorization"], res.Headers["x-tenant"], session
+}
+
+// TestSessionKeyedByCredentials: a session started with one credential
+// serves only invocations with that credential and the same headers;
+// another bearer, another Authorization header, another header, or no
+// credential at all reach the server themselves (or their own session),
+// never as the session's user.
+func TestSessionKeyedByCredentials(t *testing.T) {
+	srv := httptest.NewServer(fakemcp.Handler("headers"))
+	t.Cleanup(srv.Close)
+	e := newKsEnv(t).with("MCPCTL_URL=" + srv.URL + "/mcp")
+	alice := e.with("MCPCTL_BEARER=TOKEN_ALICE")
+	alice.must("session", "start", "--name", "alice")
+
+	for _, tc := range []struct {
+		name       string
+		e          *ksEnv
+		args       []string
+		auth, tena string
+		session    string
+	}{
+		{"the same bearer", alice, nil, "Bearer TOKEN_ALICE", "", "alice"},
+		{"another --bearer", e, []string{"--bearer", "TOKEN_BOB"}, "Bearer TOKEN_BOB", "", ""},
+		{"another bearer over the variable's", alice, []string{"--bearer", "TOKEN_BOB"}, "Bearer TOKEN_BOB", "", ""},
+		{"-H Authorization", e, []string{"-H", "Authorization: Bearer TOKEN_CAROL"}, "Bearer TOKEN_CAROL", "", ""},
+		{"no credential", e, nil, "", "", ""},
+		{"another header", alice, []string{"-H", "X-Tenant: other"}, "Bearer TOKEN_ALICE", "other", ""},
+	} {
+		auth, tenant, session := whoAmI(t, tc.e, tc.args...)
+		if auth != tc.auth || tenant != tc.tena || session != tc.session {
+			t.Errorf("%s: the server saw Authorization %q, X-Tenant %q, through session %q; want %q, %q, %q",
+				tc.name, auth, tenant, session, tc.auth, tc.tena, tc.session)
+		}
+	}
+	// Bob may have a session of his own beside Alice's; each is used by
+	// its own caller.
+	bob := e.with("MCPCTL_BEARER=TOKEN_BOB")
+	bob.must("session", "start", "--name", "bob")
+	for who, want := range map[string]struct{ env *ksEnv }{"alice": {alice}, "bob": {bob}} {
+		auth, _, session := whoAmI(t, want.env)
+		if session != who || auth != "Bearer TOKEN_"+strings.ToUpper(who) {
+			t.Errorf("%s's call: Authorization %q through session %q", who, auth, session)
+		}
+	}
+	if out, _ := e.must("session", "list", "--jq", "[.sessions[].name]"); strings.TrimSpace(out) != `["alice","bob"]` {
+		t.Errorf("sessions: %s", out)
+	}
+}
+
+// TestSessionKeyedByWorkingDirectory: a stdio session serves only
+// invocations whose server would start in the same folder, with the same
+// environment: the same command in another project reaches a server of
+// its own.
+func TestSessionKeyedByWorkingDirectory(t *testing.T) {
+	e := newKsEnv(t).with("MCPCTL_STDIO=fakemcp env")
+	root := t.TempDir()
+	a, b := filepath.Join(root, "project-a"), filepath.Join(root, "project-b")
+	for _, d := range []string{a, b} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.mustIn(a, "session", "start", "--name", "a")
+	where := func(dir string, args ...string) (cwd, fakeVar string, viaSession bool) {
+		t.Helper()
+		out, errs := e.mustIn(dir, append(args, "--trace", "call", "test/env")...)
+		var res struct {
+			Cwd     string `json:"cwd"`
+			FakeVar string `json:"FAKE_VAR"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("%s: %s\n%s", dir, out, errs)
+		}
+		return res.Cwd, res.FakeVar, strings.Contains(errs, "# session: a ")
+	}
+	if cwd, _, via := where(a); cwd != "project-a" || !via {
+		t.Errorf("in project A: the server ran in %q, through the session: %v", cwd, via)
+	}
+	if cwd, _, via := where(b); cwd != "project-b" || via {
+		t.Errorf("in project B: the server ran in %q, through project A's session: %v", cwd, via)
+	}
+	if cwd, _, via := where(b, "--cwd", a); cwd != "project-a" || !via {
+		t.Errorf("in project B with --cwd A: the server ran in %q, through the session: %v", cwd, via)
+	}
+	if _, v, via := where(a, "--env", "FAKE_VAR=other"); v != "other" || via {
+		t.Errorf("with another --env: FAKE_VAR %q, through the session: %v", v, via)
+	}
 }
