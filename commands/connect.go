@@ -39,6 +39,7 @@ type connSettings struct {
 	target       string // URL or command, for messages
 	serverID     string // cache key part
 	credentialID string
+	sessionID    string // the session that may serve this caller (sessionID)
 	conn         connInfo
 	maxMessage   int                 // --max-message-size, which bounds a listing's pages together too
 	header       map[string][]string // HTTP: -H, the named server's headers, --bearer
@@ -157,6 +158,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 	if err != nil {
 		return nil, err
 	}
+	st.sessionID = sessionID(f, st)
 	st.render, st.answers, st.pageable, st.listen = render, input, how.Pageable, how.Listen
 	if v := eff.ProtocolVersion; v != "" && !client.IsSupportedVersion(v) {
 		return nil, usagef("unsupported --protocol-version %q; mcpctl speaks %s", v, strings.Join(client.SupportedVersions(), ", "))
@@ -189,7 +191,6 @@ func resolveSettings(g *GlobalOptions, f *Factory, ep *endpoint) (*connSettings,
 		if ep.name == "" {
 			st.conn.url = ep.url
 		}
-		st.credentialID = credentialID(ep.header)
 		st.header = map[string][]string{}
 		for k, v := range ep.header {
 			st.header[k] = append([]string(nil), v...)
@@ -197,6 +198,7 @@ func resolveSettings(g *GlobalOptions, f *Factory, ep *endpoint) (*connSettings,
 		if err := bearer(g.Bearer, st.header); err != nil {
 			return nil, err
 		}
+		st.credentialID = credentialID(st.header) // --bearer's among them
 		if _, fixed := st.header["Authorization"]; !fixed {
 			// OAuth: private results are kept apart from those of other
 			// credentials (the token itself changes, and never reaches the

@@ -9,7 +9,9 @@ package commands
 // copy of it, where no flag or variable gave a value.
 
 import (
+	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"reflect"
 	"slices"
@@ -265,11 +267,13 @@ func (g *GlobalOptions) fromVariable(fl cli.Flag, name string, lookupEnv func(st
 	return nil
 }
 
-// flagArgs are the flags that were given a value (IsSet) as --name=value
-// arguments, in the order of the global flags, each item of a list its
-// own; keep says which to write.
-func (g *GlobalOptions) flagArgs(keep func(flag string) bool) []string {
-	var args []string
+// settings are the flags that were given a value (IsSet), those keep
+// says, as a JSON object of each one's values in the text its flag takes
+// (a list flag's items, any other flag's one value): how a session
+// process is given its settings, on a pipe rather than in its arguments,
+// which every user on the machine can read.
+func (g *GlobalOptions) settings(keep func(flag string) bool) []byte {
+	doc := map[string][]string{}
 	for _, fl := range globalFlags() {
 		name := argv.FlagName(fl)
 		v, ok := g.field(name)
@@ -278,20 +282,46 @@ func (g *GlobalOptions) flagArgs(keep func(flag string) bool) []string {
 		}
 		switch p := v.Addr().Interface().(type) {
 		case *string:
-			args = append(args, "--"+name+"="+*p)
+			doc[name] = []string{*p}
 		case *[]string:
-			for _, item := range *p {
-				args = append(args, "--"+name+"="+item)
-			}
+			doc[name] = slices.Clone(*p)
 		case *bool:
-			args = append(args, "--"+name+"="+strconv.FormatBool(*p))
+			doc[name] = []string{strconv.FormatBool(*p)}
 		case *time.Duration:
-			args = append(args, "--"+name+"="+p.String())
+			doc[name] = []string{p.String()}
 		case *int:
-			args = append(args, "--"+name+"="+strconv.Itoa(*p))
+			doc[name] = []string{strconv.Itoa(*p)}
 		}
 	}
-	return args
+	b, _ := json.Marshal(doc) // the flags sorted by name
+	return b
+}
+
+// applySettings gives the flags of a settings document (settings) their
+// values, as if they had been typed: they replace what a variable gave.
+func (g *GlobalOptions) applySettings(doc []byte) error {
+	var flags map[string][]string
+	if err := json.Unmarshal(doc, &flags); err != nil {
+		return fmt.Errorf("the settings given are not a JSON object of flags: %w", err)
+	}
+	for name, values := range flags {
+		v, ok := g.field(name)
+		if !ok {
+			return usagef("%s is not a global flag", argv.Dashed(name))
+		}
+		v.Set(reflect.Zero(v.Type()))
+		for _, value := range values {
+			if err := g.set(name, value); err != nil {
+				return usagef("the setting of %s given does not parse: %v", argv.Dashed(name), err)
+			}
+		}
+		if g.given == nil {
+			g.given, g.fromEnv = map[string]bool{}, map[string]bool{}
+		}
+		g.given[name] = true
+		delete(g.fromEnv, name)
+	}
+	return nil
 }
 
 // settingText is a flag's value as a config entry writes it: a duration

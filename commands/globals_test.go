@@ -1,9 +1,9 @@
 package commands
 
 import (
+	"encoding/json"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -120,26 +120,41 @@ func TestGlobalOptionsFromConfig(t *testing.T) {
 	}
 }
 
-// What a session process is started with says the same as the command
-// line that started it.
-func TestGlobalOptionsFlagArgs(t *testing.T) {
+// What a session process is given on its settings pipe says the same as
+// the command line that started it, and wins over the session's own
+// variables as a typed flag would.
+func TestGlobalOptionsSettings(t *testing.T) {
 	t.Parallel()
-	g := globalsFor(t, map[string]string{"MCPCTL_TIMEOUT": "9s"},
+	g := globalsFor(t, map[string]string{"MCPCTL_TIMEOUT": "9s", "MCPCTL_BEARER": "tok"},
 		"--stdio", "srv a", "--env", "K=V", "--env", "L=W", "--max-rounds", "3", "--insecure", "--trace")
-	args := passFlags(g)
-	want := []string{"--stdio=srv a", "--env=K=V", "--env=L=W", "--timeout=9s", "--insecure=true", "--max-rounds=3"}
-	if !slices.Equal(args, want) {
-		t.Errorf("passFlags\n got %q\nwant %q", args, want)
+	doc := sessionSettings(g)
+	var flags map[string][]string
+	if err := json.Unmarshal(doc, &flags); err != nil {
+		t.Fatalf("%s: %v", doc, err)
 	}
-	again := globalsFor(t, nil, args...)
-	for _, flag := range []string{"stdio", "env", "timeout", "insecure", "max-rounds"} {
+	want := map[string][]string{"stdio": {"srv a"}, "env": {"K=V", "L=W"}, "timeout": {"9s"}, "insecure": {"true"},
+		"max-rounds": {"3"}, "bearer": {"tok"}}
+	if !reflect.DeepEqual(flags, want) {
+		t.Errorf("sessionSettings\n got %s\nwant %v", doc, want)
+	}
+	// The session's own variables and flags yield to the settings.
+	again := globalsFor(t, map[string]string{"MCPCTL_TIMEOUT": "1s"}, "--env", "OTHER=1")
+	if err := again.applySettings(doc); err != nil {
+		t.Fatal(err)
+	}
+	for flag := range want {
 		a, _ := g.field(flag)
 		b, _ := again.field(flag)
-		if !reflect.DeepEqual(a.Interface(), b.Interface()) {
-			t.Errorf("%s: %v, then %v from its arguments", flag, a, b)
+		if !reflect.DeepEqual(a.Interface(), b.Interface()) || !again.Typed(flag) {
+			t.Errorf("%s: %v, then %v from the settings (typed: %v)", flag, a, b, again.Typed(flag))
 		}
 	}
-	if strings.Contains(strings.Join(args, " "), "trace") {
+	if again.Trace {
 		t.Error("--trace was passed on: it is about this command's output")
+	}
+	for _, bad := range []string{`{"no-such-flag":["1"]}`, `{"max-rounds":["many"]}`, `["--stdio=x"]`} {
+		if err := globalsFor(t, nil).applySettings([]byte(bad)); err == nil {
+			t.Errorf("settings %s were taken", bad)
+		}
 	}
 }

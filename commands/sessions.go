@@ -32,7 +32,8 @@ func sessionCommand(f *Factory) *cli.Command {
 		Description: "'session start' with the usual server selection (-s NAME, --url, --stdio, --env, --cwd, auth\n" +
 			"flags, --root, --sampling-cmd) starts a background process that holds the connection: a stdio\n" +
 			"server runs (and is initialized) once, an HTTP server's legacy session is kept. While it runs,\n" +
-			"every mcpctl command naming the same server goes through it (--no-session bypasses it;\n" +
+			"every mcpctl command naming the same server as the same caller (the same credentials and\n" +
+			"headers; for stdio the same folder and --env) goes through it (--no-session bypasses it;\n" +
 			"--trace says '# session: NAME (pid N)'), and the server's state lives from one command to the\n" +
 			"next. A server entry with 'keepAlive: 10m' (or defaults.keepAlive) starts its session on first\n" +
 			"use. Many commands may use one session at once (a legacy server is sent one request at a\n" +
@@ -112,7 +113,7 @@ func sessionName(st *connSettings, given string) string {
 	case st.ep.name != "":
 		return st.ep.name
 	}
-	return sessiond.ID(st.serverID)[:8]
+	return st.sessionID[:8]
 }
 
 // redactTarget names the server for messages: its URL without
@@ -324,9 +325,10 @@ func runSessionLogs(o *sessionLogsOptions) error {
 
 type sessionServeOptions struct {
 	invocation
-	idle    time.Duration
-	name    string
-	readyFD int
+	idle       time.Duration
+	name       string
+	readyFD    int
+	settingsFD int
 }
 
 // newCmdSessionServe is the session process itself (hidden): started by
@@ -340,16 +342,17 @@ func newCmdSessionServe(f *Factory, runF func(*sessionServeOptions) error) *cli.
 			&cli.DurationFlag{Name: "idle", Value: defaultIdle},
 			&cli.StringFlag{Name: "name"},
 			&cli.IntFlag{Name: "ready-fd", Value: -1},
+			&cli.IntFlag{Name: "settings-fd", Value: -1},
 		},
 		Action: actionOf(func(c *cli.Context) (*sessionServeOptions, error) {
-			return &sessionServeOptions{invoked(f, c), c.Duration("idle"), c.String("name"), c.Int("ready-fd")}, nil
+			return &sessionServeOptions{invoked(f, c), c.Duration("idle"), c.String("name"), c.Int("ready-fd"), c.Int("settings-fd")}, nil
 		}, runF, runSessionServe),
 	}
 }
 
-// runSessionServe runs the session (sessiond.Serve) and tells its starter
-// on the ready pipe: the hello, or the error in mcpctl's words with its
-// exit code.
+// runSessionServe runs the session (sessiond.Serve) with the settings its
+// starter wrote on the settings pipe, and tells its starter on the ready
+// pipe: the hello, or the error in mcpctl's words with its exit code.
 func runSessionServe(o *sessionServeOptions) error {
 	var ready *os.File
 	if o.readyFD >= 0 {
@@ -381,9 +384,14 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(usagef("%v", sessiond.ErrUnsupported))
 	}
 	sessiond.RestrictUmask()
+	g := o.Globals.Clone()
+	if o.settingsFD >= 0 {
+		if err := readSettings(o.settingsFD, g); err != nil {
+			return fail(err)
+		}
+	}
 	// A session start always reaches the server, and keeps its stderr in
 	// the log.
-	g := o.Globals.Clone()
 	g.NoCache, g.ServerStderr = true, "inherit"
 	st, err := resolve(o.f, g, ConnectOptions{})
 	if err != nil {
@@ -413,6 +421,26 @@ func runSessionServe(o *sessionServeOptions) error {
 		return fail(sessionFileError(err, st))
 	}
 	return nil
+}
+
+// maxSettings bounds the settings a session process reads from its
+// starter: its flags, headers and variables come to far less.
+const maxSettings = 16 << 20
+
+// readSettings applies the settings document on the pipe fd (the
+// starter's sessionSettings) to g, as flags typed.
+func readSettings(fd int, g *GlobalOptions) error {
+	sessiond.CloseOnExec(fd) // not for the server to inherit
+	pipe := os.NewFile(uintptr(fd), "settings")
+	defer pipe.Close()
+	doc, err := io.ReadAll(io.LimitReader(pipe, maxSettings+1))
+	if err != nil {
+		return fmt.Errorf("reading the session's settings: %w", err)
+	}
+	if len(doc) > maxSettings {
+		return fmt.Errorf("the session's settings are over %d bytes", maxSettings)
+	}
+	return g.applySettings(doc)
 }
 
 // heldConnection is how the session process connects to its server: as a

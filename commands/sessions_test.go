@@ -1,8 +1,11 @@
 package commands
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/urfave/cli/v2"
 )
 
 func TestSessionFlags(t *testing.T) {
@@ -26,4 +29,83 @@ func TestSessionFlags(t *testing.T) {
 	checkFlags(t, "session", newCmdSessionList, []flagCase[sessionListOptions]{
 		{args: []string{"session", "list", "-o", "table"}, want: &sessionListOptions{}},
 	})
+}
+
+// sessionIDFor is the session a command line (run in cwd, with vars)
+// would use.
+func sessionIDFor(t *testing.T, cwd string, vars map[string]string, args ...string) string {
+	t.Helper()
+	e := isolate(t)
+	if cwd != "" {
+		e.cwd = cwd
+	}
+	e.Setenv("MCPCTL_STATE_DIR", "/state")
+	for k, v := range vars {
+		e.Setenv(k, v)
+	}
+	var id string
+	r := e.runCommand("tools", func(f *Factory) *cli.Command {
+		return newCmdToolsList(f, func(o *listOptions) error {
+			st, err := resolve(f, o.Globals, ConnectOptions{})
+			if err == nil {
+				id = st.sessionID
+			}
+			return err
+		})
+	}, append(args, "tools", "list")...)
+	if r.code != ExitOK || id == "" {
+		t.Fatalf("%v: exit %d: %s", args, r.code, r.err)
+	}
+	return id
+}
+
+// A session serves only callers the server would see as the one that
+// started it (docs/sessions.md, "Who a session serves"): what decides
+// who the server sees is part of the session's identity; what is the
+// invocation's own (its output, its answers to the server's questions)
+// is not.
+func TestSessionIdentity(t *testing.T) {
+	t.Parallel()
+	const url = "http://127.0.0.1:1/mcp"
+	http := func(args ...string) []string { return append([]string{"--url", url}, args...) }
+	stdio := func(args ...string) []string { return append([]string{"--stdio", "srv --flag"}, args...) }
+	type line struct {
+		cwd  string
+		vars map[string]string
+		args []string
+	}
+	bearer := map[string]string{"MCPCTL_BEARER": "alice"}
+	for _, tc := range []struct {
+		name string
+		a, b line
+		same bool
+	}{
+		{"the bearer, by flag or variable", line{args: http("--bearer", "alice")}, line{vars: bearer, args: http()}, true},
+		{"the invocation's own flags", line{args: http("--bearer", "alice")},
+			line{args: http("--bearer", "alice", "--trace", "-o", "yaml", "--root", "/r", "--answer", "k.f=v", "--timeout", "5s", "--no-cache")}, true},
+		{"another bearer", line{args: http("--bearer", "alice")}, line{args: http("--bearer", "bob")}, false},
+		{"an Authorization header", line{args: http("--bearer", "alice")}, line{args: http("-H", "Authorization: Bearer carol")}, false},
+		{"no credential", line{args: http("--bearer", "alice")}, line{args: http()}, false},
+		{"another header", line{args: http("--bearer", "alice")}, line{args: http("--bearer", "alice", "-H", "X-Tenant: b")}, false},
+		{"--insecure", line{args: http()}, line{args: http("--insecure")}, false},
+		{"another OAuth client", line{args: http()}, line{args: http("--client-id", "other")}, false},
+		{"another token store", line{args: http()}, line{vars: map[string]string{"MCPCTL_STATE_DIR": "/elsewhere"}, args: http()}, false},
+		{"how a login goes at a terminal", line{args: http()}, line{args: http("--no-browser", "--callback-port", "8123")}, true},
+		{"an HTTP caller's folder", line{cwd: "/a", args: http()}, line{cwd: "/b", args: http()}, true},
+		{"a stdio caller's folder", line{cwd: "/a", args: stdio()}, line{cwd: "/b", args: stdio()}, false},
+		{"--cwd to the same folder", line{cwd: "/a", args: stdio()}, line{cwd: "/b", args: stdio("--cwd", "/a")}, true},
+		{"a relative --cwd", line{cwd: "/a", args: stdio("--cwd", "x")}, line{cwd: "/b", args: stdio("--cwd", "/a/x")}, true},
+		{"another --env", line{cwd: "/a", args: stdio("--env", "K=1")}, line{cwd: "/a", args: stdio("--env", "K=2")}, false},
+		{"the bearer to a stdio server", line{cwd: "/a", args: stdio()}, line{cwd: "/a", vars: bearer, args: stdio()}, true},
+	} {
+		a, b := sessionIDFor(t, tc.a.cwd, tc.a.vars, tc.a.args...), sessionIDFor(t, tc.b.cwd, tc.b.vars, tc.b.args...)
+		if (a == b) != tc.same {
+			t.Errorf("%s: the same session: %v, want %v", tc.name, a == b, tc.same)
+		}
+		for _, secret := range []string{"alice", "bob", "carol"} {
+			if strings.Contains(a+b, secret) {
+				t.Errorf("%s: a session's name holds the credential %q", tc.name, secret)
+			}
+		}
+	}
 }

@@ -1,10 +1,11 @@
 package commands
 
 // An invocation's side of a session: when a session is running for the
-// server the flags name (the same identity the cache uses), the
-// invocation speaks to the session's socket instead of starting the
-// server or connecting to it, with the era the session's hello gives (no
-// probe). A server entry with keepAlive starts its session on first use.
+// server the flags name, for this caller (sessionID: the server, and what
+// decides who the server sees), the invocation speaks to the session's
+// socket instead of starting the server or connecting to it, with the era
+// the session's hello gives (no probe). A server entry with keepAlive
+// starts its session on first use, given its settings on a pipe.
 
 import (
 	"bufio"
@@ -14,10 +15,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/argv"
 	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -42,7 +46,83 @@ func (f *Factory) sessionPaths(st *connSettings, create bool) (sessiond.Paths, e
 	if err != nil {
 		return sessiond.Paths{}, usagef("%v", err)
 	}
-	return sessiond.Paths{Dir: dir, ID: sessiond.ID(st.serverID)}, nil
+	return sessiond.Paths{Dir: dir, ID: st.sessionID}, nil
+}
+
+// sessionID names the session that may serve the caller in st: a hash
+// (sessiond.ID) of the server and of all that decides who the server sees
+// and what it runs with (docs/sessions.md, "Who a session serves"). A
+// caller that differs in any of it never reaches another's session. No
+// credential is in it but as a hash, so none reaches a file name.
+//
+//   - HTTP: the URL (a password or token in it hashed, as in serverID);
+//     every header sent with each request (-H, the entry's headers,
+//     --bearer as Authorization); with no Authorization among them, the
+//     OAuth login's settings (the auth flags and the entry's auth, the
+//     folder of the token store); --insecure.
+//   - stdio: the command, the variables given to it (--env and the
+//     entry's env, their values hashed) and the folder it starts in
+//     (--cwd or the entry's cwd from the working directory, else the
+//     working directory itself, as the server inherits it).
+func sessionID(f *Factory, st *connSettings) string {
+	if !st.http {
+		return sessiond.ID(serverID("", st.ep.argv, st.ep.env, serverDir(f, st.ep.cwd)))
+	}
+	var headers []string
+	for k, vs := range st.header {
+		for _, v := range vs {
+			headers = append(headers, k+": "+v)
+		}
+	}
+	sort.Strings(headers)
+	parts := []string{st.serverID, "headers " + client.HashCredential(headers...)}
+	if _, fixed := st.header["Authorization"]; !fixed {
+		// How a login would go, and where its tokens are: two callers with
+		// the same settings get the same token.
+		login := []string{string(st.g.settings(oauthSetting))}
+		if st.ep.named != nil {
+			login = append(login, kvStrings(st.ep.named.Auth)...)
+		}
+		if dir, err := f.oauthDir(); err == nil {
+			login = append(login, dir)
+		}
+		parts = append(parts, "oauth "+client.HashCredential(login...))
+	}
+	if st.insecure {
+		parts = append(parts, "insecure")
+	}
+	return sessiond.ID(strings.Join(parts, "\x00"))
+}
+
+// oauthSetting says which global flags decide an OAuth login's identity:
+// the authorization flags, but those about how a login at a terminal goes.
+func oauthSetting(flag string) bool {
+	if flag == "callback-port" || flag == "no-browser" {
+		return false
+	}
+	for _, fl := range append(authFlags(), dpopFlags()...) {
+		if argv.FlagName(fl) == flag {
+			return true
+		}
+	}
+	return false
+}
+
+// serverDir is the folder a stdio server starts in: dir (--cwd, the
+// entry's cwd) from the working directory, else the working directory,
+// which the server inherits.
+func serverDir(f *Factory, dir string) string {
+	wd, err := f.Getwd()
+	if err != nil {
+		wd = ""
+	}
+	switch {
+	case dir == "":
+		return wd
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(wd, dir)
 }
 
 // keepalive finds (or, for a keepAlive server, starts) the session of the
@@ -64,7 +144,7 @@ func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
 		}
 		return nil
 	}
-	p := sessiond.Paths{Dir: dir, ID: sessiond.ID(s.serverID)}
+	p := sessiond.Paths{Dir: dir, ID: s.sessionID}
 	kc, err := sessiond.Dial(p)
 	if err == nil && kc == nil && keep > 0 {
 		if s.trace {
@@ -147,7 +227,7 @@ func (s *connection) dialKeepalive() (client.Transport, func(), error) {
 	if kc == nil {
 		dir, err := s.f.sessionDir(false)
 		if err == nil {
-			kc, err = sessiond.Dial(sessiond.Paths{Dir: dir, ID: sessiond.ID(s.serverID)})
+			kc, err = sessiond.Dial(sessiond.Paths{Dir: dir, ID: s.sessionID})
 		}
 		if err != nil {
 			return nil, nil, err
@@ -192,7 +272,9 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	if err != nil {
 		return nil, err
 	}
-	args := append(passFlags(st.g), "session", "serve", "--idle="+idle.String(), "--name="+sessionName(st, name), "--ready-fd=3")
+	// Only what is no secret goes in the arguments, which every user can
+	// read (ps): the settings go on a pipe of their own.
+	args := []string{"session", "serve", "--idle=" + idle.String(), "--name=" + sessionName(st, name), "--ready-fd=3", "--settings-fd=4"}
 	logf, err := os.OpenFile(p.Log(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
 	if err != nil {
 		return nil, err
@@ -203,6 +285,11 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 		return nil, err
 	}
 	defer r.Close()
+	sr, sw, err := os.Pipe()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
 	cmd := exec.Command(exe, args...)
 	// Named as the program is, whatever the file is called (a test
 	// binary stands in for mcpctl by its name).
@@ -212,13 +299,21 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 		cmd.Dir = wd
 	}
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.ExtraFiles = []*os.File{w}
+	cmd.ExtraFiles = []*os.File{w, sr}
 	cmd.SysProcAttr = sessiond.Detached()
-	if err := cmd.Start(); err != nil {
-		w.Close()
+	err = cmd.Start()
+	w.Close()
+	sr.Close()
+	if err != nil {
+		sw.Close()
 		return nil, fmt.Errorf("starting the session process: %w", err)
 	}
-	w.Close()
+	go func() {
+		// A pipe holds only so much: written while the process reads it
+		// (if it dies first, the ready pipe says so).
+		_, _ = sw.Write(sessionSettings(st.g))
+		sw.Close()
+	}()
 	exited := make(chan struct{})
 	go func() { _ = cmd.Wait(); close(exited) }()
 	line, _ := bufio.NewReader(r).ReadBytes('\n')
@@ -249,14 +344,14 @@ func logTail(path string) string {
 	return " (its log: " + strings.Join(lines, " | ") + ")"
 }
 
-// passFlags are the global flags given to this command, for the session
-// process, which resolves the server from them exactly as this one did.
-// Flags about this command's output, or that mean nothing to a session,
-// stay behind.
-func passFlags(g *GlobalOptions) []string {
+// sessionSettings are the global options of this command for the session
+// process, which resolves the server from them exactly as this one did
+// (GlobalOptions.settings). Flags about this command's output, or that
+// mean nothing to a session, stay behind.
+func sessionSettings(g *GlobalOptions) []byte {
 	skip := map[string]bool{"output": true, "jq": true, "dry-run": true, "no-session": true, "progress": true,
 		"server-stderr": true, "refresh": true, "trace": true}
-	return g.flagArgs(func(name string) bool {
+	return g.settings(func(name string) bool {
 		// (the session process reads no stdin)
 		return !skip[name] && !(name == "answers" && g.Answers == "-")
 	})

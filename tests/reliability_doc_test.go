@@ -28,6 +28,8 @@ func TestReliabilityDocListsEveryTest(t *testing.T) {
 		"completion_shells_test.go": `(?m)^func (Test\w+)\(`,
 		// Issue 16 item 1: sessions, their bad inputs and crashes.
 		"session_test.go": `(?m)^func (Test\w+)\(`,
+		// Issue 24: sessions keyed by their caller, secrets off argv.
+		"session_identity_test.go": `(?m)^func (Test\w+)\(`,
 	} {
 		src, err := os.ReadFile(file)
 		if err != nil {

@@ -7,8 +7,6 @@ package tests
 // every session it started and checks that nothing is left running.
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"net"
 	"os"
@@ -181,10 +179,25 @@ func (e *ksEnv) sessionPID() int {
 
 func (e *ksEnv) sessionsDir() string { return filepath.Join(e.rt, "mcpctl", "sessions") }
 
-// socketOf is where the session of `--stdio CMD` has its socket.
+// socketOf is where the session of `--stdio CMD`, run from this test's
+// folder, has its socket. Its name is a hash of the caller's identity
+// (docs/sessions.md), which mcpctl says: the socket of a session started
+// for the purpose in a runtime folder of its own.
 func (e *ksEnv) socketOf(cmd string) string {
-	sum := sha256.Sum256([]byte("stdio:" + cmd))
-	return filepath.Join(e.sessionsDir(), hex.EncodeToString(sum[:8])+".sock")
+	e.t.Helper()
+	rt, err := sessionRuntimeDir()
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer endSessions(rt)
+	probe := e.with("XDG_RUNTIME_DIR=" + rt)
+	probe.must("--stdio", cmd, "session", "start", "--name", "probe")
+	socks, _ := filepath.Glob(filepath.Join(rt, "mcpctl", "sessions", "*.sock"))
+	probe.must("session", "stop", "probe")
+	if len(socks) != 1 {
+		e.t.Fatalf("the probe's sockets: %v", socks)
+	}
+	return filepath.Join(e.sessionsDir(), filepath.Base(socks[0]))
 }
 
 var eras = map[string]string{"modern": "", "legacy": "2025-11-25"}

@@ -94,6 +94,10 @@ func request(p Paths, method string) (json.RawMessage, *Hello, error) {
 	if err != nil || kc == nil {
 		return nil, nil, err
 	}
+	if _, err := kc.Write([]byte(controlLine + "\n")); err != nil {
+		kc.Close()
+		return nil, &kc.Hello, err
+	}
 	t := client.NewConn(kc, client.ConnOptions{Binding: Binding})
 	defer t.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

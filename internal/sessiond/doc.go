@@ -36,7 +36,12 @@
 //     to the invocation whose request is in flight. The legacy protocol
 //     cannot say which request such a question belongs to, so a legacy
 //     server is sent one request at a time: there is then always exactly
-//     one to ask;
+//     one to ask. With none in flight nobody asked for anything: sampling
+//     and elicitation are refused, roots answered with the session's own;
+//   - the session's own methods (mcpctl/session/…) are never relayed:
+//     status and stop are answered only on a connection whose first line
+//     says it is the session commands' (Status, Stop), and refused on an
+//     invocation's, so no request relayed for a command is taken for one;
 //   - notifications/cancelled from an invocation (Ctrl-C, a timeout) or
 //     its disconnecting cancels only its own requests;
 //   - when the server dies, the requests in flight are answered with an

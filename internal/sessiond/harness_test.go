@@ -65,6 +65,10 @@ type bench struct {
 	mu     sync.Mutex
 	links  []io.Closer // the server's ends of the connections, to kill
 	refuse error       // every Connect fails with it while set
+
+	// input answers the server's requests for the held client, as the
+	// session's own flags do (nil: none).
+	input client.InputHandler
 }
 
 // newBench is a daemon (not started) in front of a server answering with h.
@@ -96,7 +100,7 @@ func (b *bench) connect(ctx context.Context, wrap func(client.Transport) client.
 	b.links = append(b.links, far)
 	b.mu.Unlock()
 	tr := client.NewConn(near, client.ConnOptions{})
-	c := client.New(wrap(tr), client.Options{ClientInfo: client.Implementation{Name: "sessiond-test", Version: "0"}, ProbeTimeout: 10 * time.Second})
+	c := client.New(wrap(tr), client.Options{ClientInfo: client.Implementation{Name: "sessiond-test", Version: "0"}, ProbeTimeout: 10 * time.Second, Input: b.input})
 	return c, func() { c.Close(); far.Close(); b.closes.Add(1) }, nil
 }
 
@@ -267,8 +271,9 @@ func responses(msgs []*client.Message) map[string]*client.Message {
 }
 
 // sync waits until everything the daemon queued for the peer before now
-// has arrived: the daemon answers its status itself, after what it
-// queued earlier.
+// has arrived: the daemon answers a request of its namespace itself (on
+// an invocation's connection, with a refusal), after what it queued
+// earlier.
 func (r *rawPeer) sync() []*client.Message {
 	r.t.Helper()
 	id := "sync-" + strconv.FormatInt(time.Now().UnixNano(), 10)

@@ -6,16 +6,19 @@ package sessiond
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
+	"github.com/mcpctl/mcpctl/internal/exitcode"
 )
 
 // peer is one invocation's connection.
@@ -25,6 +28,10 @@ type peer struct {
 	out      chan []byte  // lines to write, in order (writer)
 	unsent   atomic.Int64 // lines queued and not yet written
 	watching atomic.Bool
+
+	// control: the connection said it is the session commands' own
+	// (controlLine), in its first line, before any request was read.
+	control bool
 
 	mu    sync.Mutex
 	calls map[string]*call               // its requests in flight, by its own id
@@ -129,8 +136,12 @@ func (pr *peer) run() {
 		d.mu.Unlock()
 	}()
 	r := bufio.NewReaderSize(pr.conn, 64<<10)
-	for {
+	for first := true; ; first = false {
 		line, err := r.ReadBytes('\n')
+		if first && string(bytes.TrimSuffix(line, []byte("\n"))) == controlLine {
+			pr.control = true
+			continue
+		}
 		if len(line) > 1 {
 			pr.handle(ctx, line)
 		}
@@ -166,6 +177,9 @@ func (pr *peer) handle(ctx context.Context, line []byte) {
 }
 
 func (pr *peer) notification(msg *client.Message) {
+	if pr.control {
+		return
+	}
 	switch msg.Method {
 	case "notifications/initialized":
 		return // the daemon's own handshake initialized the server
@@ -185,6 +199,9 @@ func (pr *peer) notification(msg *client.Message) {
 		}
 		return
 	}
+	if strings.HasPrefix(msg.Method, sessionMethods) {
+		return // the session's own, never the server's
+	}
 	be := pr.d.backendNow()
 	if be == nil {
 		return // a notification is not worth starting a server for
@@ -197,14 +214,11 @@ func (pr *peer) notification(msg *client.Message) {
 // answer back.
 func (pr *peer) request(ctx context.Context, msg *client.Message) {
 	d := pr.d
+	if pr.control || strings.HasPrefix(msg.Method, sessionMethods) {
+		pr.controlRequest(msg)
+		return
+	}
 	switch msg.Method {
-	case statusMethod:
-		pr.send(responseOf(msg.ID, d.status()))
-		return
-	case stopMethod:
-		pr.send(responseOf(msg.ID, json.RawMessage(`{}`)))
-		go d.stop("'mcpctl session stop'")
-		return
 	case "initialize":
 		be, err := d.backend(ctx)
 		if err != nil {
@@ -294,6 +308,31 @@ func (pr *peer) request(ctx context.Context, msg *client.Message) {
 		be.lists.put(listKey, resp.Result)
 		pr.send(responseOf(msg.ID, resp.Result))
 	}
+}
+
+// controlRequest answers a control request on a control connection. Any
+// other request of the session's namespace, or any request but a control
+// one on a control connection, is refused: a command's request neither
+// controls the session nor reaches the server under its name.
+func (pr *peer) controlRequest(msg *client.Message) {
+	d := pr.d
+	switch {
+	case pr.control && msg.Method == statusMethod:
+		pr.send(responseOf(msg.ID, d.status()))
+	case pr.control && msg.Method == stopMethod:
+		pr.send(responseOf(msg.ID, json.RawMessage(`{}`)))
+		go d.stop("'mcpctl session stop'")
+	case pr.control:
+		pr.refuse(msg.ID, msg.Method+" is not a control method of the session")
+	default:
+		pr.refuse(msg.ID, "reserved for the session itself: neither sent to the server nor taken from a command's request")
+	}
+}
+
+// refuse answers a request the daemon will not serve, a usage error.
+func (pr *peer) refuse(id json.RawMessage, msg string) {
+	data, _ := json.Marshal(map[string]int{"exit": exitcode.Usage})
+	pr.send(errorOf(id, &client.RPCError{Code: codeSessionFailed, Message: msg, Data: data}))
 }
 
 // fail answers a request with an error of the daemon's, in the command

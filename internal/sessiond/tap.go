@@ -74,9 +74,11 @@ func (t *tapped) Capabilities() client.Capabilities {
 }
 
 // route answers a server's request: the invocation whose request is in
-// flight is asked (a legacy server has only one), else the held client
-// answers, as it did during the handshake (with the session's own
-// flags).
+// flight is asked (a legacy server has only one). With none in flight,
+// nobody asked for anything: a session does nothing on its own, so its
+// own flags answer no sampling and no elicitation (a hostile server would
+// run --sampling-cmd at will); only roots/list is answered, with the
+// session's own --root, as during its handshake.
 func (tp *tap) route(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, *client.RPCError) {
 	if method == "ping" {
 		return json.RawMessage(`{}`), nil
@@ -94,6 +96,10 @@ func (tp *tap) route(ctx context.Context, method string, params json.RawMessage)
 	tp.mu.Lock()
 	h := tp.fallback
 	tp.mu.Unlock()
+	if method != "roots/list" {
+		d.note("mcpctl: session: refused the server's %s: no command's request is in flight", method)
+		return nil, &client.RPCError{Code: client.CodeInternalError, Message: "the session does not answer " + method + " on its own: no command's request is in flight"}
+	}
 	if h == nil {
 		return nil, &client.RPCError{Code: client.CodeMethodNotFound, Message: "no client is there to answer " + method}
 	}

@@ -16,12 +16,25 @@ import (
 // (Capabilities.Binding).
 const Binding = "session"
 
-// Methods the daemon answers itself, never the server's.
+// Methods the daemon answers itself, never the server's: the session's
+// own namespace, which it never relays. Status and stop are its control
+// methods, answered only on a control connection (controlLine); watch is
+// a notification of an invocation's connection: send me what the server
+// says unasked.
 const (
-	statusMethod = "mcpctl/session/status"
-	stopMethod   = "mcpctl/session/stop"
-	watchMethod  = "mcpctl/session/watch" // a notification: send me what the server says unasked
+	sessionMethods = "mcpctl/session/"
+	statusMethod   = sessionMethods + "status"
+	stopMethod     = sessionMethods + "stop"
+	watchMethod    = sessionMethods + "watch"
 )
+
+// controlLine is the first line of a connection of the session commands
+// (Status, Stop): on such a connection the daemon answers its control
+// methods and nothing else; on any other it answers them with a refusal.
+// An invocation's connection carries only the JSON-RPC messages its
+// Client writes, which this line is not, so no request relayed for a
+// command (a batch line, mcpctl call) can ever be taken for control.
+const controlLine = `{"mcpctlSession":"control"}`
 
 // Errors the daemon answers in place of the server; NewTransport's
 // transport turns them back into errors.

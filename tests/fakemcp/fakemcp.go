@@ -280,6 +280,7 @@ func Modes() string {
 		"slowexit",          // issue 16, item 4 (slowexit.go)
 		"stale",             // issue 16, item 3 (stale.go)
 		"skills",            // issue 17, item 1 (skills.go)
+		"legacyunasked",     // issue 24, item 7 (unasked.go)
 	}, ", ")
 }
 

@@ -26,6 +26,7 @@ import (
 //	legacytaskworking  a task that never ends (legacytasks.go)
 //	legacylogs:N   log messages while N calls are in flight (logburst.go)
 //	legacysselogs:N  the same over HTTP+SSE
+//	legacyunasked  asks the client things with no request in flight (unasked.go)
 
 // legacyVersions are the versions a legacy server accepts as asked.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -97,6 +98,7 @@ func (l *legacySession) deliver(msg request, raw []byte) bool {
 		return false
 	case msg.Method != "":
 		l.logf("fakemcp: notification %s", msg.Method)
+		l.unasked(msg.Method) // issue 24, item 7 (unasked.go)
 	default:
 		id := compact(msg.ID)
 		l.logf("fakemcp: client answered %s: %s", id, compact(raw))
