@@ -161,12 +161,18 @@ func (b *batchRun) run(ctx context.Context, r io.Reader) error {
 	var stop atomic.Bool
 	var fail batchError
 	printed := make(chan struct{})
+	// At a terminal each line is spelled as JSON is shown there, as
+	// output.WriteJSONLine spells it; to a pipe it is the server's bytes.
+	terminal := b.f.IOStreams.IsStdoutTTY()
 	go func() {
 		defer close(printed)
 		for l := range queue {
 			<-l.done
 			if len(l.errs) > 0 {
 				_, _ = b.f.IOStreams.ErrOut.Write(l.errs)
+			}
+			if terminal {
+				l.out = output.EscapeJSONText(l.out)
 			}
 			_, _ = b.f.IOStreams.Out.Write(l.out)
 			fail.Total++

@@ -27,7 +27,7 @@ func (s *connection) Explain(err error) error {
 	if errors.As(err, &ire) && ire.Method != "" {
 		doc, derr := s.newContinuation(ire)
 		if derr == nil {
-			_ = output.WriteJSONLine(s.ios.Out, doc)
+			_ = output.WriteJSONLine(s.ios.Out, doc, s.ios.IsStdoutTTY())
 			return &hintError{err, "the continuation is on stdout; finish with 'mcpctl resume FILE --answer KEY.FIELD=VALUE' (or --answers FILE)"}
 		}
 	}

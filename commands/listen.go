@@ -384,17 +384,17 @@ func (l *listener) write(raw json.RawMessage, more bool) {
 	defer l.outMu.Unlock()
 	switch {
 	case l.query != nil:
-		if err := l.query.Run(context.Background(), raw, l.out, false); err != nil {
+		if err := l.query.Run(context.Background(), raw, l.out, false, l.ios.IsStdoutTTY()); err != nil {
 			fmt.Fprintln(l.ios.ErrOut, "mcpctl: --jq: "+output.SanitizeMessage(oneLine(err.Error())))
 		}
 	case l.text:
 		fmt.Fprintln(l.out, time.Now().Format("15:04:05")+" "+describeEvent(raw))
-	case bytes.IndexByte(raw, '\n') < 0:
+	case bytes.IndexByte(raw, '\n') < 0 && !l.ios.IsStdoutTTY():
 		// Already one line (a stdio message always is): no re-encoding.
 		_, _ = l.out.Write(raw)
 		_ = l.out.WriteByte('\n')
 	default:
-		_ = output.WriteJSONLine(l.out, raw)
+		_ = output.WriteJSONLine(l.out, raw, l.ios.IsStdoutTTY())
 	}
 	if !more {
 		_ = l.out.Flush()

@@ -99,8 +99,10 @@ func runSessionStart(o *sessionStartOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(o.f.IOStreams.ErrOut, "mcpctl: session %s started (pid %d, %s %s); it ends after %s unused, or with 'mcpctl session stop %s'\n",
-		hello.Name, hello.PID, hello.Era, hello.Version, o.idle, hello.Name)
+	ios := o.f.IOStreams
+	name := output.ShowName(hello.Name, ios.StderrToTerminal())
+	fmt.Fprintf(ios.ErrOut, "mcpctl: session %s started (pid %d, %s %s); it ends after %s unused, or with 'mcpctl session stop %s'\n",
+		name, hello.PID, hello.Era, hello.Version, o.idle, name)
 	return nil
 }
 
@@ -187,10 +189,16 @@ func runSessionList(o *sessionListOptions) error {
 				fmt.Fprintln(ios.ErrOut, "mcpctl: no sessions are running")
 				return nil
 			}
+			// Names and servers are cells of a table: a terminal gets what
+			// it would not show as escapes, a pipe one line each.
+			cell := output.SanitizeLine
+			if ios.IsStdoutTTY() {
+				cell = output.SanitizeName
+			}
 			tw := tabwriter.NewWriter(ios.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tSERVER\tERA\tPID\tSTARTED\tIDLE\tREQUESTS")
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%d\t%s\t%s\t%d\n", output.SanitizeLine(s.Name), output.SanitizeLine(s.Server),
+				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%d\t%s\t%s\t%d\n", cell(s.Name), cell(s.Server),
 					s.Era, s.Version, s.PID, s.Started, s.Idle, s.Requests)
 			}
 			return tw.Flush()
@@ -247,7 +255,8 @@ func runSessionStop(o *sessionStopOptions) error {
 		if _, err := sessiond.Stop(s.Paths); err != nil {
 			return err
 		}
-		fmt.Fprintf(o.f.IOStreams.ErrOut, "mcpctl: stopped session %s (pid %d)\n", s.Name, s.PID)
+		ios := o.f.IOStreams
+		fmt.Fprintf(ios.ErrOut, "mcpctl: stopped session %s (pid %d)\n", output.ShowName(s.Name, ios.StderrToTerminal()), s.PID)
 	}
 	return nil
 }

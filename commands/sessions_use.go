@@ -179,13 +179,13 @@ func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
 	}
 	if v := s.g.ProtocolVersion; s.g.IsSet("protocol-version") && v != kc.Hello.Version {
 		if s.trace {
-			fmt.Fprintf(s.ios.ErrOut, "# session: %s speaks %s, not the pinned %s; not using it\n", kc.Hello.Name, kc.Hello.Version, v)
+			fmt.Fprintf(s.ios.ErrOut, "# session: %s speaks %s, not the pinned %s; not using it\n", output.ShowName(kc.Hello.Name, s.ios.StderrToTerminal()), kc.Hello.Version, v)
 		}
 		kc.Close()
 		return nil
 	}
 	if s.trace {
-		fmt.Fprintf(s.ios.ErrOut, "# session: %s (pid %d)\n", output.SanitizeLine(kc.Hello.Name), kc.Hello.PID)
+		fmt.Fprintf(s.ios.ErrOut, "# session: %s (pid %d)\n", output.ShowName(kc.Hello.Name, s.ios.StderrToTerminal()), kc.Hello.PID)
 	}
 	return kc
 }

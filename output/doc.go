@@ -38,12 +38,15 @@
 //     Use the json or yaml formats when order matters. $ENV and env are empty
 //     (the environment may hold secrets; gojq keeps it out unless asked).
 //     Through Render on a terminal, raw strings are sanitised and JSON gets
-//     the same escaping as the json format; Query.Run itself writes exactly.
+//     the same escaping as the json format, as through Query.Run told the
+//     output is a terminal; to a pipe both write exactly.
 //
 //   - Untrusted text. Tool descriptions, resource text and every other
 //     server prose printed as text or table on a terminal go through
-//     Sanitize, which removes escape sequences, control characters and bidi
-//     overrides. Names, URIs and keys there go through SanitizeName, which
+//     Sanitize, which removes escape sequences and control characters and
+//     shows as escapes what would hide text from a reader: bidi overrides,
+//     tag characters, runs of invisible characters (prose keeps a joiner
+//     or a mark on its own). Names, URIs and keys there go through SanitizeName, which
 //     removes nothing and shows controls and invisible characters as
 //     escapes, so that a name reads as what it is. Table cells always go
 //     through SanitizeLine (or SanitizeName), terminal or not, because a tab

@@ -57,8 +57,10 @@ func (q *Query) String() string { return q.expr }
 // Run applies the filter to raw and writes each result on its own line:
 // strings raw, everything else as JSON (indented when pretty). It stops at the
 // first error; halt ends the run cleanly. Keys of objects come out sorted.
-func (q *Query) Run(ctx context.Context, raw json.RawMessage, w io.Writer, pretty bool) error {
-	return q.run(ctx, raw, w, pretty, false)
+// To a terminal, strings go through Sanitize and JSON is escaped as the
+// json format escapes it there; else they are written exactly.
+func (q *Query) Run(ctx context.Context, raw json.RawMessage, w io.Writer, pretty, terminal bool) error {
+	return q.run(ctx, raw, w, pretty, terminal)
 }
 
 // run is Run with terminal safety: when sanitize is set, raw strings pass

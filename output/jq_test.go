@@ -35,7 +35,7 @@ func TestQueryRun(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			if err := q.Run(context.Background(), []byte(raw), &b, tc.pretty); err != nil {
+			if err := q.Run(context.Background(), []byte(raw), &b, tc.pretty, false); err != nil {
 				t.Fatalf("Run: %v", err)
 			}
 			if b.String() != tc.want {
@@ -64,7 +64,7 @@ func TestQueryRunErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 			var b bytes.Buffer
-			err = q.Run(context.Background(), []byte(`{"a":"x"}`), &b, false)
+			err = q.Run(context.Background(), []byte(`{"a":"x"}`), &b, false, false)
 			var qe *QueryError
 			if !errors.As(err, &qe) || qe.Compile {
 				t.Fatalf("want a run-time *QueryError, got %T %v", err, err)
@@ -90,7 +90,7 @@ func TestQueryRunCancelled(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	err = q.Run(ctx, []byte(`null`), &bytes.Buffer{}, false)
+	err = q.Run(ctx, []byte(`null`), &bytes.Buffer{}, false, false)
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
@@ -131,7 +131,7 @@ func TestRenderWithQuery(t *testing.T) {
 		want string
 	}{
 		{false, "\x1b]0;pwned\x07hi\u202e\n" + `{"a":"` + "\u202e" + `","z":9007199254740993}` + "\n"},
-		{true, "hi\n{\n  \"a\": \"\\u202e\",\n  \"z\": 9007199254740993\n}\n"},
+		{true, "hi\\u202e\n{\n  \"a\": \"\\u202e\",\n  \"z\": 9007199254740993\n}\n"},
 	}
 	for _, tc := range tests {
 		t.Run(mode(tc.tty), func(t *testing.T) {

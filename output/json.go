@@ -229,12 +229,20 @@ func needsJSONEscape(r rune) bool {
 }
 
 // WriteJSONLine writes raw as one compact line, the NDJSON framing used for
-// streams (listen, notifications) whatever the terminal.
-func WriteJSONLine(w io.Writer, raw json.RawMessage) error {
+// streams (listen, batch, progress, a continuation) whatever the terminal.
+// To a terminal the line is spelled as JSON is shown there
+// (EscapeJSONText): C1 controls, invisible and direction-changing
+// characters and invalid UTF-8 as \u escapes, the value unchanged; to a
+// pipe it is the server's bytes.
+func WriteJSONLine(w io.Writer, raw json.RawMessage, terminal bool) error {
 	var b bytes.Buffer
 	if err := writeJSON(&b, raw, false); err != nil {
 		return err
 	}
-	_, err := w.Write(b.Bytes())
+	line := b.Bytes()
+	if terminal {
+		line = escapeTerminalRunes(line)
+	}
+	_, err := w.Write(line)
 	return err
 }

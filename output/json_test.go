@@ -96,7 +96,7 @@ func TestParseValueKeepsRawSpans(t *testing.T) {
 
 func TestWriteJSONLine(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJSONLine(&b, []byte("{\n \"z\": 1,\n \"a\": 1e400\n}")); err != nil {
+	if err := WriteJSONLine(&b, []byte("{\n \"z\": 1,\n \"a\": 1e400\n}"), true); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := b.String(), `{"z":1,"a":1e400}`+"\n"; got != want {
@@ -104,5 +104,25 @@ func TestWriteJSONLine(t *testing.T) {
 	}
 	if strings.Count(b.String(), "\n") != 1 {
 		t.Error("not exactly one line")
+	}
+}
+
+// A JSON line at a terminal is spelled as JSON is there: what a terminal
+// would act on or not show, and invalid UTF-8, as escapes (issue 24,
+// item 9: batch printed them raw); to a pipe the bytes are the server's.
+func TestWriteJSONLineAtTerminal(t *testing.T) {
+	raw := []byte("{\"text\":\"c1\u009b31m bidi\u202e zw\u200b tag\U000e0041 bad\xff\"}")
+	var tty, pipe bytes.Buffer
+	if err := WriteJSONLine(&tty, raw, true); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tty.String(), `{"text":"c1\u009b31m bidi\u202e zw\u200b tag\udb40\udc41 bad\ufffd"}`+"\n"; got != want {
+		t.Errorf("terminal: got %q, want %q", got, want)
+	}
+	if err := WriteJSONLine(&pipe, raw, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := pipe.String(); got != string(raw)+"\n" {
+		t.Errorf("pipe: got %q, want the bytes as sent", got)
 	}
 }

@@ -15,10 +15,13 @@ const (
 // rule (docs/reliability.md, "Terminal safety"):
 //
 //   - Free text (descriptions, content, log data, a server's stderr):
-//     Sanitize and SanitizeLine remove what a terminal would obey and keep
-//     everything a reader needs, including the zero-width joiner of an
-//     emoji, the zero-width non-joiner of Persian and the marks of
-//     right-to-left prose.
+//     Sanitize and SanitizeLine remove what a terminal would obey, show
+//     bidi overrides, tag characters and runs of invisible characters as
+//     escapes (text hidden from a person, as instructions to a model are
+//     in a tool description, or turned around), and keep the one
+//     invisible character prose puts between two others: the zero-width
+//     joiner of an emoji, the zero-width non-joiner of Persian, the marks
+//     of right-to-left prose.
 //   - Names, URIs and keys (a tool's name, a property, a cursor: text a
 //     user types back): SanitizeName drops nothing and shows every
 //     character a terminal would not as an escape, so "del\u200bete_all"
@@ -29,16 +32,16 @@ const (
 
 // policy says how one slot treats each class of character.
 type policy struct {
-	escapeControls  bool // C0, DEL, C1 and ESC written as \u escapes (else removed, sequences whole)
-	breaks          byte // newline and tab: 'k' kept, 's' made spaces, 'e' escaped
-	escapeInvisible bool // invisible and direction-changing characters written as escapes (else bidi controls removed, the rest kept)
+	escapeControls bool // C0, DEL, C1 and ESC written as \u escapes (else removed, sequences whole)
+	breaks         byte // newline and tab: 'k' kept, 's' made spaces, 'e' escaped
+	invisible      byte // invisible and direction-changing characters: 'e' escaped, 'p' the prose rule (proseRun), 'k' kept
 }
 
 var (
-	freeText = policy{breaks: 'k'}
-	freeLine = policy{breaks: 's'}
-	nameSlot = policy{escapeControls: true, breaks: 'e', escapeInvisible: true}
-	message  = policy{breaks: 's', escapeInvisible: true}
+	freeText = policy{breaks: 'k', invisible: 'p'}
+	freeLine = policy{breaks: 's', invisible: 'p'}
+	nameSlot = policy{escapeControls: true, breaks: 'e', invisible: 'e'}
+	message  = policy{breaks: 's', invisible: 'e'}
 )
 
 // Sanitize makes server text safe to print on a terminal. Tool descriptions
@@ -49,11 +52,17 @@ var (
 // Removed: CSI (ESC [ … final byte), OSC/DCS/SOS/PM/APC strings up to BEL or
 // ST (or the end of the text if unterminated, as a terminal would swallow
 // it), other two-byte ESC sequences, C0 controls other than newline and tab,
-// DEL, C1 controls (U+0080–U+009F, with 8-bit CSI/OSC handled like their ESC
-// forms), and the bidi embedding, override and isolate characters
-// U+202A–U+202E and U+2066–U+2069. Invalid UTF-8 becomes U+FFFD. Everything
-// else, including all printable Unicode and the invisible characters prose
-// uses (joiners, bidi marks), is kept.
+// DEL and C1 controls (U+0080–U+009F, with 8-bit CSI/OSC handled like their
+// ESC forms). Invalid UTF-8 becomes U+FFFD.
+//
+// Shown as escapes, as in a name (SanitizeName): the invisible and
+// direction-changing characters (isInvisible) but spaces, unless prose
+// put them there (proseRun): one joiner, bidi mark, zero-width space, soft
+// hyphen or variation selector on its own, an emoji's variation selector
+// and joiner, the tag characters of an emoji flag. So the bidi overrides
+// and isolates, Unicode tag characters that spell text no one sees, the
+// BOM, and every run of zero-width characters (which can spell text too)
+// are seen. Everything else, all printable Unicode, is kept.
 func Sanitize(s string) string { return sanitize(s, freeText) }
 
 // SanitizeLine is Sanitize for one-line contexts such as table cells: line
@@ -68,6 +77,17 @@ func SanitizeLine(s string) string { return sanitize(s, freeLine) }
 // sequence as plain visible text. Invalid UTF-8 becomes U+FFFD. A
 // backslash is not escaped: a name is shown, not encoded.
 func SanitizeName(s string) string { return sanitize(s, nameSlot) }
+
+// ShowName prepares a name, URI or key for a one-line slot (a listing, a
+// line of mcpctl's own such as "session NAME started"): on a terminal
+// every character it would not show is written as an escape
+// (SanitizeName); on a pipe it is as it is, with line breaks folded.
+func ShowName(s string, terminal bool) string {
+	if terminal {
+		return SanitizeName(s)
+	}
+	return lineBreaks.Replace(s)
+}
 
 // SanitizeMessage prepares one of mcpctl's own one-line messages, which
 // quote server prose and names alike: escape sequences and controls are
@@ -100,6 +120,14 @@ type textSink interface {
 
 // sanitizeTo writes s to b as policy p says.
 func sanitizeTo[W textSink](b W, s string, p policy) {
+	if p.invisible == 'p' && hasControl(s) {
+		// Controls go first, so that the prose rule judges the invisible
+		// characters a terminal gets side by side as one run.
+		var c strings.Builder
+		c.Grow(len(s))
+		sanitizeTo(&c, s, policy{breaks: p.breaks, invisible: 'k'})
+		s = c.String()
+	}
 	for i := 0; i < len(s); {
 		if c := s[i]; c >= 0x20 && c < 0x7f {
 			// A run of printable ASCII is copied whole: a flood of
@@ -138,11 +166,21 @@ func sanitizeTo[W textSink](b W, s string, p policy) {
 			i = skipString(s, i+n)
 		case isControl(r):
 			i += n
-		case p.escapeInvisible && isInvisible(r):
+		case p.invisible == 'e' && isInvisible(r):
 			writeEscape(b, r)
 			i += n
-		case isBidiControl(r):
-			i += n
+		case p.invisible == 'p' && isInvisible(r) && !unicode.Is(unicode.Zs, r):
+			// Free text: the whole run of invisible characters is judged
+			// at once, so that the first of a run is not kept as prose.
+			end := invisibleRun(s, i)
+			if proseRun(s[:i], s[i:end]) {
+				b.WriteString(s[i:end])
+			} else {
+				for _, r := range s[i:end] {
+					writeEscape(b, r)
+				}
+			}
+			i = end
 		default:
 			b.WriteString(s[i : i+n])
 			i += n
@@ -167,6 +205,18 @@ func writeEscape[W textSink](b W, r rune) {
 	}
 }
 
+// hasControl reports a C0 control but newline and tab, DEL or a C1
+// control in s.
+func hasControl(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f) {
+			return true
+		}
+	}
+	return false
+}
+
 // isClean is the fast path: almost all server text is plain.
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -181,8 +231,64 @@ func isClean(s string) bool {
 	return true
 }
 
-func isBidiControl(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+// invisibleRun is the end of the run of invisible characters, spaces
+// apart, that starts at i.
+func invisibleRun(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && n == 1) || !isInvisible(r) || unicode.Is(unicode.Zs, r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// proseRun reports whether free text keeps a run of invisible characters
+// (run, after the text before): what prose puts there, one character at
+// a time (one of proseInvisible), an emoji's variation selector followed
+// by its zero-width joiner (🏳️‍🌈), or the tag characters of an emoji
+// flag (🏴 then a region's code in tag letters and digits, then the cancel
+// tag). Anything longer can spell text a person does not see.
+func proseRun(before, run string) bool {
+	r, n := utf8.DecodeRuneInString(run)
+	switch {
+	case n == len(run):
+		return proseInvisible(r)
+	case isVariationSelector(r) && run[n:] == "\u200d":
+		return true
+	}
+	return strings.HasSuffix(before, "\U0001F3F4") && isFlagTags(run)
+}
+
+// proseInvisible: the invisible characters prose uses one at a time: the
+// soft hyphen, the Arabic letter mark, the zero-width space, non-joiner
+// and joiner, the left-to-right and right-to-left marks, the word joiner,
+// the combining grapheme joiner and the variation selectors.
+func proseInvisible(r rune) bool {
+	return r == 0x00ad || r == 0x061c || (r >= 0x200b && r <= 0x200f) || r == 0x2060 || r == 0x034f || isVariationSelector(r)
+}
+
+func isVariationSelector(r rune) bool {
+	return (r >= 0xfe00 && r <= 0xfe0f) || (r >= 0xe0100 && r <= 0xe01ef)
+}
+
+// isFlagTags: the tag sequence of an emoji flag (Unicode TS #51, emoji
+// tag sequences): one to seven tag digits or small letters, a
+// subdivision's code such as "gbsct", then CANCEL TAG.
+func isFlagTags(run string) bool {
+	n := 0
+	for i, r := range run {
+		switch {
+		case r == 0xe007f:
+			return n >= 1 && n <= 7 && i+utf8.RuneLen(r) == len(run)
+		case (r >= 0xe0030 && r <= 0xe0039) || (r >= 0xe0061 && r <= 0xe007a):
+			n++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // isInvisible reports the characters a terminal shows as nothing, or as

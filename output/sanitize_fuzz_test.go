@@ -4,14 +4,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
 // FuzzSanitize: whatever a server sends, what Sanitize lets through to a
 // terminal is valid UTF-8 with no ESC, no C0 control but newline and tab,
-// no DEL, no C1 control and no bidi override; a second pass changes
-// nothing; plain text passes untouched; printable text is never lost
-// outside an escape sequence. SanitizeLine also has no newline or tab.
+// no DEL, no C1 control, no bidi override and no invisible character but
+// those prose uses, one at a time (an emoji's selector and joiner, a
+// flag's tags); a second pass changes nothing; plain text passes
+// untouched; nothing but controls is lost outside an escape sequence
+// (undoing the \u escapes gives back the rest). SanitizeLine also has no
+// newline or tab.
 // SanitizeName and SanitizeMessage let no control and no invisible or
 // direction-changing character through, are idempotent, and drop
 // nothing else: undoing their \u escapes gives back every character of
@@ -23,10 +27,19 @@ func FuzzSanitize(f *testing.F) {
 		if !utf8.ValidString(out) {
 			t.Fatalf("Sanitize(%q) = %q is not UTF-8", s, out)
 		}
-		for _, r := range out {
-			if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r) {
+		for i := 0; i < len(out); {
+			r, n := utf8.DecodeRuneInString(out[i:])
+			if (r < 0x20 && r != '\n' && r != '\t') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
 				t.Fatalf("Sanitize(%q) = %q lets %U through", s, out, r)
 			}
+			if isInvisible(r) && !unicode.Is(unicode.Zs, r) {
+				end := invisibleRun(out, i)
+				if !proseRun(out[:i], out[i:end]) {
+					t.Fatalf("Sanitize(%q) = %q lets %q through", s, out, out[i:end])
+				}
+				n = end - i
+			}
+			i += n
 		}
 		if again := Sanitize(out); again != out {
 			t.Fatalf("Sanitize is not idempotent: %q -> %q -> %q", s, out, again)
@@ -34,22 +47,18 @@ func FuzzSanitize(f *testing.F) {
 		if isClean(s) && out != s {
 			t.Fatalf("plain %q became %q", s, out)
 		}
-		// Without ESC and the 8-bit introducers nothing is a sequence:
-		// every printable rune must survive, in order.
-		if !strings.ContainsAny(s, "\x1b\u0090\u0098\u009b\u009d\u009e\u009f") {
+		// Without ESC, the 8-bit introducers and backslashes nothing is a
+		// sequence nor an escape is ambiguous: every character but the
+		// controls must survive, in order, written or as an escape.
+		if !strings.ContainsAny(s, "\\\x1b\u0090\u0098\u009b\u009d\u009e\u009f") {
 			var want strings.Builder
-			for i := 0; i < len(s); {
-				r, n := utf8.DecodeRuneInString(s[i:])
-				switch {
-				case r == utf8.RuneError && n == 1:
-					want.WriteRune(utf8.RuneError)
-				case r == '\n' || r == '\t' || !(r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) || isBidiControl(r)):
-					want.WriteString(s[i : i+n])
+			for _, r := range s { // an invalid byte is U+FFFD, as Sanitize writes it
+				if r == '\n' || r == '\t' || !isControl(r) {
+					want.WriteRune(r)
 				}
-				i += n
 			}
-			if out != want.String() {
-				t.Fatalf("Sanitize(%q) = %q, want %q", s, out, want.String())
+			if got := unescape(out); got != want.String() {
+				t.Fatalf("Sanitize(%q) = %q, which reads back as %q, not %q", s, out, got, want.String())
 			}
 		}
 		line := SanitizeLine(s)

@@ -25,7 +25,7 @@ func TestSanitize(t *testing.T) {
 		{"C1 controls", "a\u0085b\u0080c\u009c", "abc"},
 		{"8-bit CSI with params", "x\u009b31my", "xy"},
 		{"8-bit OSC with 8-bit ST", "x\u009d0;t\u009cy", "xy"},
-		{"bidi overrides and isolates", "a\u202eb\u202ac\u2066d\u2069e", "abcde"},
+		{"bidi overrides and isolates are shown", "a\u202eb\u202ac\u2066d\u2069e", `a\u202eb\u202ac\u2066d\u2069e`},
 		{"keeps LRM and ZWJ", "a\u200eb\u200dc", "a\u200eb\u200dc"},
 		{"invalid UTF-8 becomes U+FFFD", "a\x9bb", "a\ufffdb"},
 		{"malformed CSI keeps following text", "a\x1b[1;\u00e9b", "a\u00e9b"},
@@ -114,17 +114,60 @@ func TestSanitizeMessage(t *testing.T) {
 	}
 }
 
-// Free text keeps the invisible characters prose needs: the joiner of an
-// emoji sequence, the non-joiner of Persian, the marks of right-to-left
-// text, a soft hyphen. Only bidi overrides and isolates go.
+// Free text keeps the invisible characters prose needs, where it puts
+// them: the joiner of an emoji sequence, the non-joiner of Persian, the
+// marks of right-to-left text, a soft hyphen, an emoji's variation
+// selector, the tags of a flag.
 func TestSanitizeKeepsProse(t *testing.T) {
-	for _, s := range []string{"👩\u200d💻 at work", "می\u200cخواهم", "\u05e9\u05dc\u05d5\u05dd\u200f!", "Silben\u00adtrennung", "zero\u200bwidth"} {
+	for _, s := range []string{"👩\u200d💻 at work", "می\u200cخواهم", "\u05e9\u05dc\u05d5\u05dd\u200f!", "Silben\u00adtrennung", "zero\u200bwidth",
+		"love ❤\ufe0f", "pride 🏳\ufe0f\u200d🌈", "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f Scotland", "no\u00a0break\u202fspaces\u3000"} {
 		if got := Sanitize(s); got != s {
 			t.Errorf("Sanitize(%q) = %q: prose lost a character", s, got)
 		}
 		if got := SanitizeLine(s); got != s {
 			t.Errorf("SanitizeLine(%q) = %q: prose lost a character", s, got)
 		}
+	}
+}
+
+// Free text shows as escapes what hides text from a person (issue 24,
+// item 9): bidi overrides, Unicode tag characters (which spell ASCII no
+// one sees: instructions to a model in a tool description), the BOM and
+// other invisible characters prose has no use for, and every run of
+// invisible characters, the first of it too (zero-width characters in a
+// row spell text as well).
+func TestSanitizeShowsHiddenText(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want string
+	}{
+		{"tag characters spell text", "Adds.\U000e0049\U000e0067\U000e006e", `Adds.\U000e0049\U000e0067\U000e006e`},
+		{"a lone tag character", "a\U000e0041 b", `a\U000e0041 b`},
+		{"flag tags without the black flag", "x\U000e0067\U000e0062\U000e007f", `x\U000e0067\U000e0062\U000e007f`},
+		{"flag tags with a capital", "🏴\U000e0047\U000e0042\U000e007f", `🏴\U000e0047\U000e0042\U000e007f`},
+		{"flag tags without the cancel tag", "🏴\U000e0067\U000e0062", `🏴\U000e0067\U000e0062`},
+		{"flag tags too long", "🏴\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e007f",
+			`🏴\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e0061\U000e007f`},
+		{"a run of zero-width characters", "a\u200b\u200c\u200b\u200db", `a\u200b\u200c\u200b\u200db`},
+		{"two joiners", "👩\u200d\u200d💻", `👩\u200d\u200d💻`},
+		{"joiner then selector", "a\u200d\ufe0f", `a\u200d\ufe0f`},
+		{"the BOM", "\ufeffhello", `\ufeffhello`},
+		{"invisible operator and Mongolian vowel separator", "f\u2061x \u180e", `f\u2061x \u180e`},
+		{"a Hangul filler", "ko\u3164", `ko\u3164`},
+		{"line separator", "a\u2028b", `a\u2028b`},
+		{"a run broken by a removed control", "a\u200b\x07\u200b", `a\u200b\u200b`},
+		{"a run broken by an escape sequence", "a\u200c\x1b[0m\u200cb", `a\u200c\u200cb`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Sanitize(tc.in); got != tc.want {
+				t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			if got := SanitizeLine(tc.in); got != tc.want {
+				t.Errorf("SanitizeLine(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
 	}
 }
 

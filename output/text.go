@@ -354,15 +354,8 @@ func (t *textWriter) one(s string) string {
 	return lineBreaks.Replace(s)
 }
 
-// name prepares a name, URI or key (what a user may type back): on a
-// terminal every character it would not show is written as an escape
-// (SanitizeName); on a pipe it is one as it is, with line breaks folded.
-func (t *textWriter) name(s string) string {
-	if t.tty {
-		return SanitizeName(s)
-	}
-	return lineBreaks.Replace(s)
-}
+// name prepares a name, URI or key (what a user may type back): ShowName.
+func (t *textWriter) name(s string) string { return ShowName(s, t.tty) }
 
 var lineBreaks = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 

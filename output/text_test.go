@@ -57,10 +57,10 @@ func TestRenderTextToolCall(t *testing.T) {
 			want: "Invalid departure date\n",
 		},
 		{
-			name: "terminal: escape sequences in tool text are removed",
+			name: "terminal: escape sequences in tool text are removed, a bidi override shown",
 			raw:  `{"content":[{"type":"text","text":"\u001b]0;owned\u0007safe \u001b[2Jtext\u202e"}]}`,
 			tty:  true,
-			want: "safe text\n",
+			want: "safe text\\u202e\n",
 		},
 		{
 			name: "pipe: tool text is written as sent",

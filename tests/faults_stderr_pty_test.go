@@ -21,7 +21,7 @@ func TestServerStderrAtRealTerminal(t *testing.T) {
 		want *regexp.Regexp
 		n    int // times want must match
 	}{
-		{"stderrescapes", regexp.MustCompile(`(?m)^S red title link clip clear bell backspace crret c1 del bidiend\nsecond line\tafter a tab\n(.|\n)*` + fakemcp.StderrLast), 1},
+		{"stderrescapes", regexp.MustCompile(`(?m)^S red title link clip clear bell backspace crret c1 del bidi\\u202eend\nsecond line\tafter a tab\n(.|\n)*` + fakemcp.StderrLast), 1},
 		// 20 lines of 1 MiB, each cut (a piece that waited may show first).
 		{"stderrflood:20971520:1048576", regexp.MustCompile(`(?m)^F?x+… \(line cut at 4096 bytes\)$`), 20},
 	} {

@@ -298,10 +298,10 @@ var faultCases = []faultCase{
 	// stderr is a terminal, long lines cut, and kept byte for byte when it
 	// is not; the tail quoted in errors works either way.
 	{name: "server_stderr_escapes_terminal", stdio: "stderrescapes", serverStderr: "inherit", tty: true, args: toolsList, stdout: `tools/list`,
-		check: stderrHas("S red title link clip clear bell backspace crret c1 del bidiend\nsecond line\tafter a tab\n", fakemcp.StderrLast)},
+		check: stderrHas(`S red title link clip clear bell backspace crret c1 del bidi\u202eend`+"\nsecond line\tafter a tab\n", fakemcp.StderrLast)},
 	{name: "server_stderr_tail_terminal", stdio: "stderrescapes:exit", serverStderr: "inherit", tty: true, args: toolsList, exit: 3,
 		msg:   `^mcpctl: tools/list: the server (exited|closed its output) \(exit status 1\) \(server stderr: S red title link clip clear bell backspace cr ?ret c1 del bidi\\u202eend \| second line after a tab \| ` + fakemcp.StderrLast + `\)$`,
-		check: stderrHas("S red title link clip clear bell backspace crret c1 del bidiend\n")},
+		check: stderrHas(`S red title link clip clear bell backspace crret c1 del bidi\u202eend` + "\n")},
 	{name: "server_stderr_raw_pipe", stdio: "stderrescapes", serverStderr: "inherit", rawStderr: true, args: toolsList, stdout: `tools/list`,
 		check: stderrHas("S " + decodeJSONString(fakemcp.EscapeText) + "\nsecond line\tafter a tab\n" + fakemcp.StderrLast)},
 	{name: "server_stderr_tail_pipe", stdio: "stderrescapes:exit", serverStderr: "inherit", rawStderr: true, args: toolsList, exit: 3,
@@ -339,6 +339,17 @@ var faultCases = []faultCase{
 		check: stdoutHas(`[resource link: li\u200bnk <file:///a\ufeffb>]`)},
 	{name: "invisible_names_error_line", stdio: "invisible", http: "invisible", args: []string{"tools", "call", "delete_all"}, exit: 2,
 		msg: `^mcpctl: tools/call delete_all: the server has no tool "delete_all"; did you mean "del\\u200bete_all"\?$`},
+
+	// Issue 24, item 9: free text that hides text from a person (tag
+	// characters, runs of zero-width characters, a bidi override) shows it
+	// as escapes at a terminal; JSON to a pipe keeps it byte for byte.
+	{name: "hidden_text_descriptions_terminal", stdio: "hiddentext", http: "hiddentext", args: toolsList, tty: true,
+		check: stdoutHas("notes — Adds a note."+escaped(fakemcp.Tags(fakemcp.HiddenWords))+"\n", `zw — Zero\u200b\u200c\u200c\u200b\u200c`, `turned — abc\u202edef`)},
+	{name: "hidden_text_descriptions_table", stdio: "hiddentext", args: append([]string{"-o", "table"}, toolsList...), tty: true,
+		check: stdoutHas(`Adds a note.\U000e0049\U000e0067`, `Zero\u200b\u200c`, `abc\u202edef`)},
+	{name: "hidden_text_content_terminal", stdio: "hiddentext", http: "hiddentext", args: []string{"tools", "call", "notes"}, tty: true,
+		stdout: `^c1 bidi\\u202ex zw\\u200b\\u200by tag\\U000e0041 bad\x{FFFD}\n$`},
+	{name: "hidden_text_json_pipe_exact", stdio: "hiddentext", http: "hiddentext", args: toolsList, exact: fakemcp.HiddenTools},
 
 	// Issue 13, item 5: descendants that left the server's process group
 	// with setsid(), out of reach of a signal to the group. The server

@@ -3,6 +3,7 @@ package tests
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpctl/mcpctl/client/oauth"
+	"github.com/mcpctl/mcpctl/tests/fakemcp"
 	"github.com/mcpctl/mcpctl/tests/oauthserver"
 )
 
@@ -96,6 +98,92 @@ func TestSecretsRedacted(t *testing.T) {
 	r = secMcpctl(t, env, "--url", base, "-H", "Authorization Bearer s3cr3t-token", "tools", "list")
 	if r.code != 2 || secrets.MatchString(r.stderr) {
 		t.Errorf("a malformed -H: exit %d, want 2 and no secret:\n%s", r.code, r.stderr)
+	}
+}
+
+// escaped is s as a terminal must show it: every character as a \u (or
+// \U) escape.
+func escaped(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r > 0xffff {
+			fmt.Fprintf(&b, `\U%08x`, r)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
+}
+
+// Text a person at a terminal would not see but a model reads (issue 24,
+// item 9), at a real terminal: tool descriptions that spell words in tag
+// characters or in runs of zero-width characters, or turn around, are
+// shown with escapes; batch's JSON lines are spelled as JSON is at a
+// terminal (C1 controls, bidi overrides, zero-width characters, invalid
+// UTF-8 as escapes), and a pipe gets the server's bytes.
+func TestHiddenTextAtTerminal(t *testing.T) {
+	bin := faultBinaries(t)
+	marker := "mcpctl-hidden-" + filepath.Base(t.TempDir())
+	server := []string{"--stdio", "fakemcp hiddentext " + marker, "--server-stderr", "discard", "--protocol-version", "2026-07-28"}
+
+	out := runAtTerminal(t, bin, marker, append(server, "tools", "list")...)
+	if what, bad := terminalActive(out); bad {
+		t.Errorf("tools list: the terminal got %s:\n%q", what, out)
+	}
+	for _, want := range []string{"Adds a note." + escaped(fakemcp.Tags(fakemcp.HiddenWords)), `Zero\u200b\u200c\u200c\u200b\u200c\u200b\u200b\u200b`, `abc\u202edef`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("tools list: the terminal does not show %q:\n%q", want, out)
+		}
+	}
+
+	lines := filepath.Join(t.TempDir(), "lines")
+	if err := os.WriteFile(lines, []byte("tools call notes\n{\"method\":\"tools/call\",\"params\":{\"name\":\"notes\"}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out = runAtTerminal(t, bin, marker, append(server, "batch", lines)...)
+	if what, bad := terminalActive(out); bad {
+		t.Errorf("batch: the terminal got %s:\n%q", what, out)
+	}
+	shown := `"text":"c1\u009b31m bidi\u202ex zw\u200b\u200by tag\udb40\udc41 bad\ufffd"`
+	if n := strings.Count(string(out), shown); n != 2 {
+		t.Errorf("batch: the terminal shows %q %d times, want 2:\n%q", shown, n, out)
+	}
+	r := runFault(t, bin, nil, marker, time.Minute, append(server, "batch", lines)...)
+	sent := fakemcp.HiddenContent[len(`{"content":[{"type":"text",`) : len(fakemcp.HiddenContent)-3]
+	if r.code != 0 || strings.Count(string(r.stdout), sent) != 2 {
+		t.Errorf("batch to a pipe: exit %d, want the server's bytes %q twice:\n%q", r.code, sent, r.stdout)
+	}
+	noneLeft(t, marker)
+}
+
+// A session's name, from --name or a configured server's, at a real
+// terminal (issue 24, item 9): session start, list, stop and --trace show
+// what a terminal would act on or not show as escapes.
+func TestSessionNamesAtTerminal(t *testing.T) {
+	e := newKsEnv(t).with("MCPCTL_STDIO=demo", "NO_COLOR=1")
+	name := "ks\x1b]0;pwned\x07\u202eevil\u200b\U000e0041\u009b2J"
+	want := `ks\u001b]0;pwned\u0007\u202eevil\u200b\U000e0041\u009b2J`
+	for _, step := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"session", "start", "--name", name}, "mcpctl: session " + want + " started (pid "},
+		{[]string{"session", "list"}, "\n" + want + "  "},
+		{[]string{"--trace", "tools", "list"}, "# session: " + want + " (pid "},
+		{[]string{"session", "stop", name}, "mcpctl: stopped session " + want + " (pid "},
+	} {
+		cmd, _, _ := e.cmd(step.args...)
+		cmd.Stdout, cmd.Stderr = nil, nil // the terminal's
+		code, screen := runCmdAtTerminal(t, cmd, 200)
+		if code != 0 {
+			t.Fatalf("%v: exit %d:\n%q", step.args, code, screen)
+		}
+		if what, bad := terminalActive(screen); bad {
+			t.Errorf("%v: the terminal got %s:\n%q", step.args, what, screen)
+		}
+		if !strings.Contains(string(screen), step.want) {
+			t.Errorf("%v: the terminal does not show %q:\n%q", step.args, step.want, screen)
+		}
 	}
 }
 

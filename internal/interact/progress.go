@@ -64,7 +64,7 @@ func (v *Progress) Update(params json.RawMessage) {
 	defer v.mu.Unlock()
 	switch v.mode {
 	case "json":
-		_ = output.WriteJSONLine(v.ios.ErrOut, params)
+		_ = output.WriteJSONLine(v.ios.ErrOut, params, v.ios.StderrToTerminal())
 	case "bar":
 		var p struct {
 			Progress float64  `json:"progress"`

@@ -122,6 +122,12 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.faultReply(req); ok {
 		return r
 	}
+	if r, ok := s.hiddenText(req); ok { // issue 24, item 9 (hygiene.go)
+		return r
+	}
+	if r, ok := s.echoEnv(req); ok {
+		return r
+	}
 	// Issue 13, item 8: tasks that never end (tasks.go).
 	if r, ok := s.taskReply(req); ok {
 		return r
@@ -274,13 +280,14 @@ func Modes() string {
 		"invisible", "stderrescapes[:exit]", "stderrflood:N:L", // issue 13, items 4 and 9
 		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
 		"logs:N", "legacylogs:N", "legacysselogs:N", // issue 23, item 7 (logburst.go)
-		"schemas",           // issue 14, item 1 (schemas.go)
-		"legacytyped",       // issue 15, item 1 (legacytyped.go)
-		"legacytaskworking", // issue 17, item 6 (legacytasks.go)
-		"slowexit",          // issue 16, item 4 (slowexit.go)
-		"stale",             // issue 16, item 3 (stale.go)
-		"skills",            // issue 17, item 1 (skills.go)
-		"legacyunasked",     // issue 24, item 7 (unasked.go)
+		"schemas",                // issue 14, item 1 (schemas.go)
+		"legacytyped",            // issue 15, item 1 (legacytyped.go)
+		"legacytaskworking",      // issue 17, item 6 (legacytasks.go)
+		"slowexit",               // issue 16, item 4 (slowexit.go)
+		"stale",                  // issue 16, item 3 (stale.go)
+		"skills",                 // issue 17, item 1 (skills.go)
+		"legacyunasked",          // issue 24, item 7 (unasked.go)
+		"hiddentext", "echoauth", // issue 24, item 9 (hygiene.go)
 	}, ", ")
 }
 

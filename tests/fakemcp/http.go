@@ -80,6 +80,9 @@ func Handler(mode string) http.Handler {
 		if s.httpFault(w, r, req) {
 			return
 		}
+		if mode == "echoauth" && echoAuth(w, r, req) { // issue 24, item 9 (hygiene.go)
+			return
+		}
 		if s.bodyFault(w, req) { // issue 13, item 6
 			return
 		}
