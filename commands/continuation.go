@@ -7,6 +7,14 @@ package commands
 // sealed with an HMAC under a key kept in the state directory, so an
 // edited document, or one from another machine or user, is refused; the
 // server it names must be the one resume talks to.
+//
+// The document holds no secret (a server can make mcpctl print one at
+// will, by asking for input nobody can give): a URL's password and
+// credential parameters are redacted, --env values are left out, and both
+// are listed under "withheld". Resume then takes them from the command
+// line again (--url, --stdio, --env, as the call had them), which must
+// name the same server; a configured server is found again by its name,
+// with its entry's settings, and a token from the store.
 
 import (
 	"bytes"
@@ -19,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/atomicfile"
@@ -32,10 +41,10 @@ type continuation struct {
 	Kind            string          `json:"kind"`
 	Server          string          `json:"server"`
 	ServerName      string          `json:"serverName,omitempty"` // a configured server, found again by name
-	URL             string          `json:"url,omitempty"`
+	URL             string          `json:"url,omitempty"`        // redacted when it carries credentials
 	Stdio           string          `json:"stdio,omitempty"`
-	Env             []string        `json:"env,omitempty"`
 	Cwd             string          `json:"cwd,omitempty"`
+	Withheld        []string        `json:"withheld,omitempty"` // what reaching the server needs that the document does not hold
 	ProtocolVersion string          `json:"protocolVersion"`
 	Method          string          `json:"method"`
 	Params          json.RawMessage `json:"params,omitempty"`
@@ -71,8 +80,9 @@ func (k *continuation) seal(key []byte) (string, error) {
 	return hex.EncodeToString(m.Sum(nil)), nil
 }
 
-// newContinuation builds the document for a call stopped by ire.
-func (s *connection) newContinuation(ire *client.InputRequiredError) (json.RawMessage, error) {
+// newContinuation builds the document for a call stopped by ire, and
+// says how to resume it.
+func (s *connection) newContinuation(ire *client.InputRequiredError) (json.RawMessage, string, error) {
 	reqs := ojson.Members{}
 	for _, r := range ire.Requests {
 		o := ojson.Members{}
@@ -83,18 +93,32 @@ func (s *connection) newContinuation(ire *client.InputRequiredError) (json.RawMe
 		reqs.Set(r.Key, o.JSON())
 	}
 	k := &continuation{
-		Kind: continuationKind, Server: s.serverID, ServerName: s.conn.name, URL: s.conn.url, Stdio: s.conn.stdio, Env: s.conn.env, Cwd: s.conn.cwd,
+		Kind: continuationKind, Server: s.serverID, ServerName: s.conn.name, URL: client.RedactURL(s.conn.url), Stdio: s.conn.stdio, Cwd: s.conn.cwd,
 		ProtocolVersion: s.client.Version(), Method: ire.Method, Params: ire.Params, InputRequests: reqs.JSON(),
 		RequestState: ire.RequestState, TaskID: ire.TaskID, Round: ire.Round, Reason: ire.Reason,
 	}
+	if k.URL != s.conn.url {
+		k.Withheld = append(k.Withheld, "the URL's credentials")
+	}
+	for _, kv := range s.conn.env {
+		name, _, _ := strings.Cut(kv, "=")
+		k.Withheld = append(k.Withheld, "--env "+name)
+	}
 	key, err := s.f.stateKey()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	if k.MAC, err = k.seal(key); err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return json.Marshal(k)
+	how := "the continuation is on stdout; finish with 'mcpctl resume FILE --answer KEY.FIELD=VALUE' (or --answers FILE)"
+	if len(k.Withheld) > 0 {
+		// The command quotes words of its own: not put in quotes.
+		how = fmt.Sprintf("the continuation is on stdout, without the server's credentials (%s); finish with: %s --answer KEY.FIELD=VALUE (or --answers FILE)",
+			strings.Join(k.Withheld, ", "), k.again())
+	}
+	doc, err := json.Marshal(k)
+	return doc, how, err
 }
 
 // readContinuation parses and checks a continuation document.
@@ -112,6 +136,37 @@ func readContinuation(f *Factory, data []byte) (*continuation, error) {
 		return nil, usagef("the continuation document was edited, or was written by another user or machine: refusing to resume it")
 	}
 	return &k, nil
+}
+
+// fallback is how resume reaches the document's server when the command
+// line names none: by its configured name, its URL or its command. A
+// document that withholds credentials has none to give: the command line
+// must name the server again, with them.
+func (k *continuation) fallback() (*connInfo, error) {
+	if len(k.Withheld) == 0 {
+		return &connInfo{url: k.URL, stdio: k.Stdio, cwd: k.Cwd, name: k.ServerName}, nil
+	}
+	return nil, usagef("the continuation does not keep the server's credentials (%s): name the server again as the call did, with them: %s",
+		strings.Join(k.Withheld, ", "), k.again())
+}
+
+// again is how the document's server is named on a command line, with
+// what the document withholds left to fill in (the URL's REDACTED parts,
+// the --env values).
+func (k *continuation) again() string {
+	if k.Stdio == "" {
+		return shellJoin([]string{"mcpctl", "--url", k.URL, "resume", "FILE"})
+	}
+	words := []string{"mcpctl", "--stdio", k.Stdio}
+	for _, w := range k.Withheld {
+		if name, ok := strings.CutPrefix(w, "--env "); ok {
+			words = append(words, "--env", name+"=…")
+		}
+	}
+	if k.Cwd != "" {
+		words = append(words, "--cwd", k.Cwd)
+	}
+	return shellJoin(append(words, "resume", "FILE"))
 }
 
 // clientContinuation converts the document for client.Resume.

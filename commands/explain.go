@@ -25,10 +25,10 @@ func (s *connection) Explain(err error) error {
 	}
 	var ire *client.InputRequiredError
 	if errors.As(err, &ire) && ire.Method != "" {
-		doc, derr := s.newContinuation(ire)
+		doc, how, derr := s.newContinuation(ire)
 		if derr == nil {
 			_ = output.WriteJSONLine(s.ios.Out, doc, s.ios.IsStdoutTTY())
-			return &hintError{err, "the continuation is on stdout; finish with 'mcpctl resume FILE --answer KEY.FIELD=VALUE' (or --answers FILE)"}
+			return &hintError{err, how}
 		}
 	}
 	var rpc *client.RPCError

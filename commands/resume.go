@@ -2,6 +2,8 @@ package commands
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -48,14 +50,24 @@ func runResume(o *resumeOptions) error {
 	if err != nil {
 		return err
 	}
-	how := ConnectOptions{Fallback: &connInfo{url: k.URL, stdio: k.Stdio, env: k.Env, cwd: k.Cwd, name: k.ServerName}}
+	var how ConnectOptions
+	if ch, err := choiceOf(o.Globals, o.f.Getenv); err == nil && ch.empty() {
+		// The command line names no server: the document's.
+		if how.Fallback, err = k.fallback(); err != nil {
+			return err
+		}
+	}
 	// The server is checked before anything starts.
 	st, err := resolve(o.f, o.Globals, how)
 	if err != nil {
 		return err
 	}
 	if st.serverID != k.Server {
-		return usagef("this continuation belongs to another server (%s); resume it against that one", output.SanitizeLine(k.Server))
+		msg := fmt.Sprintf("this continuation belongs to another server (%s); resume it against that one", output.SanitizeLine(k.Server))
+		if len(k.Withheld) > 0 {
+			msg += fmt.Sprintf(", with what the call had (%s): %s", strings.Join(k.Withheld, ", "), k.again())
+		}
+		return usagef("%s", msg)
 	}
 	cc, err := k.clientContinuation()
 	if err != nil {
