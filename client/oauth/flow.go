@@ -28,8 +28,11 @@ func (m *Manager) Authorization(ctx context.Context) (string, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.tok == nil {
-		if t := m.cfg.Store.Token(m.cfg.ServerURL, ""); t != nil {
+		if t := m.cfg.Store.Token(m.cfg.ServerURL, ""); t != nil && checkToken(t.AccessToken, t.RefreshToken) == "" {
+			// (one that is not a token, stored by an older mcpctl, is
+			// no use: a new authorization replaces it)
 			m.tok, m.granted = t, t.Scope
+			m.told()
 		}
 	}
 	if m.tok == nil {
@@ -199,6 +202,9 @@ func (m *Manager) authorizeWith(ctx context.Context, ch Challenge, prm *Resource
 
 // keep makes tok the current token and stores it. m.mu is held.
 func (m *Manager) keep(tok *oauth2.Token, scopes []string, prm *ResourceMeta, as *ServerMeta) error {
+	if err := issuedToken(as.Issuer, tok); err != nil {
+		return err
+	}
 	if err := m.dpopIssued(tok.TokenType); err != nil {
 		return err
 	}
@@ -208,6 +214,7 @@ func (m *Manager) keep(tok *oauth2.Token, scopes []string, prm *ResourceMeta, as
 		t.Scope = scopeList(s)
 	}
 	m.tok, m.granted, m.prm, m.as = t, t.Scope, prm, as
+	m.told()
 	if m.cfg.Grant == GrantJWTBearer {
 		return nil // the workload presents its JWT again next time (SEP-1933: not persisted)
 	}
@@ -281,8 +288,9 @@ func (m *Manager) refresh(ctx context.Context) error {
 		return &Error{Msg: "cannot lock the stored token to refresh it", Err: err}
 	}
 	defer unlock()
-	if cur := m.cfg.Store.Token(m.cfg.ServerURL, m.tok.Issuer); cur != nil && cur.AccessToken != m.tok.AccessToken {
+	if cur := m.cfg.Store.Token(m.cfg.ServerURL, m.tok.Issuer); cur != nil && cur.AccessToken != m.tok.AccessToken && checkToken(cur.AccessToken, cur.RefreshToken) == "" {
 		m.tok = cur
+		m.told()
 		if !m.expiring() {
 			m.logf("oauth: using the token another process refreshed meanwhile")
 			return nil
@@ -298,12 +306,16 @@ func (m *Manager) refresh(ctx context.Context) error {
 	if err != nil {
 		return tokenError(err)
 	}
+	if err := issuedToken(m.tok.Issuer, tok); err != nil {
+		return err
+	}
 	t := *m.tok
 	t.AccessToken, t.TokenType, t.Expiry, t.Obtained = tok.AccessToken, tok.TokenType, tok.Expiry, m.now().UTC()
 	if tok.RefreshToken != "" {
 		t.RefreshToken = tok.RefreshToken
 	}
 	m.tok = &t
+	m.told()
 	return m.cfg.Store.SaveToken(m.cfg.ServerURL, &t)
 }
 
@@ -364,3 +376,15 @@ func (m *Manager) Logout() (bool, error) {
 // does but the JWT-bearer grant's, which presents its assertion again for
 // each token (SEP-1933).
 func (m *Manager) KeepsTokens() bool { return m.cfg.Grant != GrantJWTBearer }
+
+// told tells Config.OnSecret of the current token's values. m.mu is held.
+func (m *Manager) told() {
+	if m.cfg.OnSecret == nil || m.tok == nil {
+		return
+	}
+	for _, v := range []string{m.tok.AccessToken, m.tok.RefreshToken} {
+		if v != "" {
+			m.cfg.OnSecret(v)
+		}
+	}
+}

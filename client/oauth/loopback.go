@@ -4,11 +4,14 @@ package oauth
 // on 127.0.0.1 receives the authorization response. The authorization
 // URL goes to Notice (the CLI prints it) and Open (a browser, if any);
 // with Paste set, a redirect URL pasted there is taken too, for a browser
-// on another machine.
+// on another machine. Any local user can send a request to the listener:
+// one whose state is not this authorization's is answered 400 and
+// ignored, and the wait goes on for the real one.
 
 import (
 	"bufio"
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"html"
@@ -17,6 +20,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,6 +42,7 @@ type Loopback struct {
 	srv      *http.Server
 	redirect string
 	got      chan url.Values
+	state    atomic.Value // string: the state of the authorization under way
 }
 
 // Start implements Browser.
@@ -48,10 +53,17 @@ func (l *Loopback) Start(context.Context) (string, error) {
 	}
 	l.ln = ln
 	l.got = make(chan url.Values, 1)
+	l.state.Store("") // until Authorize knows this authorization's
 	l.redirect = fmt.Sprintf("http://127.0.0.1:%d/callback", ln.Addr().(*net.TCPAddr).Port)
 	mux := http.NewServeMux()
 	mux.HandleFunc("/callback", func(w http.ResponseWriter, r *http.Request) {
-		l.deliver(r.URL.Query())
+		q := r.URL.Query()
+		want, _ := l.state.Load().(string)
+		if want == "" || subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(want)) != 1 {
+			http.Error(w, "This is not the authorization response being waited for.", http.StatusBadRequest)
+			return
+		}
+		l.deliver(q)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		title, who := "Authorization received", "The authorization response was received"
 		if l.Name != "" {
@@ -76,6 +88,9 @@ func (l *Loopback) deliver(q url.Values) {
 
 // Authorize implements Browser.
 func (l *Loopback) Authorize(ctx context.Context, authURL string) (url.Values, error) {
+	if u, err := url.Parse(authURL); err == nil {
+		l.state.Store(u.Query().Get("state"))
+	}
 	if l.Notice != nil {
 		l.Notice(authURL)
 	}

@@ -62,6 +62,11 @@ type Config struct {
 	MaxAuthorizations int
 	// Log receives progress notes for --trace; never a secret.
 	Log func(string)
+	// OnSecret, when set, is told each credential the manager comes to
+	// hold and may send: the access and refresh tokens, from the store or
+	// a token endpoint. A program that prints what servers say can keep
+	// them out of it (a server may echo the token it was sent).
+	OnSecret func(value string)
 	// Now replaces time.Now in tests.
 	Now func() time.Time
 }

@@ -7,9 +7,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -216,7 +218,6 @@ func TestAuthorizationResponseChecks(t *testing.T) {
 	for _, tc := range []struct{ fault, want string }{
 		{"iss-wrong", "another issuer"},
 		{"iss-missing", "has no iss"},
-		{"state-wrong", "state does not match"},
 		{"token-error", "invalid_grant (the code has expired)"},
 	} {
 		t.Run(tc.fault, func(t *testing.T) {
@@ -235,6 +236,144 @@ func TestAuthorizationResponseChecks(t *testing.T) {
 				t.Error("a token was stored")
 			}
 		})
+	}
+}
+
+// The loopback listener takes only a redirect with this login's state
+// (issue 24, item 9): any local user can send it a request, and one that
+// does not carry the state is answered 400 and ignored while the login
+// waits on for the real redirect. It used to take the first request it
+// got, so another user could make a login fail.
+func TestLoopbackIgnoresOtherState(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{})
+	statuses := make(chan int, 3)
+	e.browser.Open = func(authURL string) error {
+		u, err := url.Parse(authURL)
+		if err != nil {
+			return err
+		}
+		redirect := u.Query().Get("redirect_uri")
+		go func() {
+			for _, q := range []string{"?code=forged&state=not-yours", "?code=forged", "?error=access_denied"} {
+				resp, err := http.Get(redirect + q)
+				if err != nil {
+					statuses <- 0
+					continue
+				}
+				resp.Body.Close()
+				statuses <- resp.StatusCode
+			}
+			resp, err := http.Get(authURL) // then the user's browser
+			if err == nil {
+				resp.Body.Close()
+			}
+		}()
+		return nil
+	}
+	if code, err := e.call(t, e.manager(oauth.Config{}), "tools/list"); err != nil || code != 200 {
+		t.Fatalf("login: %d %v", code, err)
+	}
+	for range 3 {
+		if got := <-statuses; got != http.StatusBadRequest {
+			t.Errorf("a request without this login's state got %d, want 400", got)
+		}
+	}
+	if _, ok := e.manager(oauth.Config{}).Stored(); !ok {
+		t.Error("no token was stored")
+	}
+}
+
+// A redirect pasted by hand is the user's own: one with another state is
+// refused at once, nothing in it used.
+func TestPastedRedirectStateChecked(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{Fault: "state-wrong"})
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	lb := &oauth.Loopback{Paste: pr, Open: func(authURL string) error {
+		go func() {
+			resp, err := noFollow.Get(authURL)
+			if err != nil {
+				return
+			}
+			resp.Body.Close()
+			io.WriteString(pw, resp.Header.Get("Location")+"\n")
+		}()
+		return nil
+	}}
+	_, err := e.call(t, e.manager(oauth.Config{Browser: lb}), "tools/list")
+	if err == nil || !strings.Contains(err.Error(), "state does not match") {
+		t.Fatalf("err = %v, want the state refused", err)
+	}
+	if e.as.Count("/token") != 0 {
+		t.Error("the code was used after a rejected response")
+	}
+}
+
+// What a token endpoint issues must be a token (issue 24, item 9): an
+// access token with an escape sequence is refused, naming the
+// authorization server, and not stored. It used to be stored; every
+// request after it failed (no header can carry it).
+func TestIssuedTokenMustBeAToken(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{Fault: "token-escape"})
+	_, err := e.call(t, e.manager(oauth.Config{}), "tools/list")
+	var oe *oauth.Error
+	if !errors.As(err, &oe) || !strings.Contains(err.Error(), "the authorization server "+e.as.Issuer()+" issued an access token with characters a token cannot have") {
+		t.Fatalf("err = %v, want an oauth.Error naming the authorization server", err)
+	}
+	if _, ok := e.manager(oauth.Config{}).Stored(); ok {
+		t.Error("the token was stored")
+	}
+}
+
+// A stored token that is not a token (kept by an older mcpctl) is no
+// use: the manager logs in again instead of sending it.
+func TestStoredTokenNotATokenReplaced(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{})
+	if code, err := e.call(t, e.manager(oauth.Config{}), "tools/list"); err != nil || code != 200 {
+		t.Fatalf("login: %d %v", code, err)
+	}
+	tok := e.store.Token(e.url, "")
+	tok.AccessToken += "\x1b[2J"
+	if err := e.store.SaveToken(e.url, tok); err != nil {
+		t.Fatal(err)
+	}
+	m := e.manager(oauth.Config{})
+	if h, err := m.Authorization(context.Background()); err != nil || h != "" {
+		t.Fatalf("Authorization = %q, %v: want none", h, err)
+	}
+	if code, err := e.call(t, m, "tools/list"); err != nil || code != 200 {
+		t.Fatalf("after it: %d %v", code, err)
+	}
+	if got := e.store.Token(e.url, "").AccessToken; strings.ContainsRune(got, 0x1b) {
+		t.Errorf("the bad token is still stored: %q", got)
+	}
+}
+
+// OnSecret hears of every token the manager holds, so that a program
+// can keep them out of what it prints.
+func TestOnSecretTold(t *testing.T) {
+	e := newEnv(t, oauthserver.Options{})
+	told := map[string]bool{}
+	var mu sync.Mutex
+	cfg := oauth.Config{OnSecret: func(v string) { mu.Lock(); told[v] = true; mu.Unlock() }}
+	if code, err := e.call(t, e.manager(cfg), "tools/list"); err != nil || code != 200 {
+		t.Fatalf("login: %d %v", code, err)
+	}
+	tok := e.store.Token(e.url, "")
+	mu.Lock()
+	if !told[tok.AccessToken] || !told[tok.RefreshToken] {
+		t.Errorf("told %v; want the access and the refresh token", told)
+	}
+	clear(told)
+	mu.Unlock()
+	if _, err := e.manager(cfg).Authorization(context.Background()); err != nil { // from the store
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !told[tok.AccessToken] || !told[tok.RefreshToken] {
+		t.Errorf("a stored token: told %v", told)
 	}
 }
 

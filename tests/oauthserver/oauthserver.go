@@ -50,7 +50,8 @@ type Options struct {
 	TokenTTL time.Duration
 	// Fault: "" or one of "prm-notjson", "prm-missing", "resource-mismatch",
 	// "issuer-mismatch", "iss-wrong", "iss-missing", "state-wrong",
-	// "token-error"; or (issue 13, item 11) one that names a plain-HTTP
+	// "token-error", "token-escape" (an access token with an escape
+	// sequence in it); or (issue 13, item 11) one that names a plain-HTTP
 	// URL on a host that is not loopback (PlainHTTPOrigin) for a metadata
 	// field: "http-prm" (WWW-Authenticate resource_metadata), "http-issuer"
 	// (the PRM's authorization_servers), "http-authorize", "http-token",
@@ -377,6 +378,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	access, refresh := s.next("access"), s.next("refresh")
+	if s.opts.Fault == "token-escape" {
+		access += "\x1b]0;pwned\x07"
+	}
 	g.expiry, g.jkt = time.Now().Add(s.opts.TokenTTL), jkt
 	s.tokens[access], s.refresh[refresh] = g, g
 	tokenType := "Bearer"

@@ -101,7 +101,7 @@ func main() {
 	flag.BoolVar(&withAuth, "auth", false, "with --http: require OAuth bearer tokens, from an authorization server served alongside "+
 		"(it approves every login at once, and its tokens live --token-ttl)")
 	flag.DurationVar(&tokenTTL, "token-ttl", time.Hour, "with --auth: how long access tokens live (refresh tokens are issued too)")
-	flag.StringVar(&authFault, "auth-fault", "", "with --auth: misbehave: prm-notjson, prm-missing, resource-mismatch, issuer-mismatch, iss-wrong, iss-missing, state-wrong, token-error, "+
+	flag.StringVar(&authFault, "auth-fault", "", "with --auth: misbehave: prm-notjson, prm-missing, resource-mismatch, issuer-mismatch, iss-wrong, iss-missing, state-wrong, token-error, token-escape, "+
 		"http-prm, http-issuer, http-authorize, http-token, http-register (a plain-HTTP URL on a host that is not loopback), pkce-absent or pkce-plain")
 	flag.StringVar(&authDPoP, "auth-dpop", "", "with --auth: advertise DPoP with these comma-separated `ALGS` and bind tokens asked for with a proof")
 	flag.StringVar(&authDPoPNonce, "auth-dpop-nonce", "", "with --auth-dpop: want DPoP nonces: required, as-forever or rs-forever (a new one asked for every time)")
