@@ -43,3 +43,31 @@ func RedactURL(rawURL string) string {
 	}
 	return u.String()
 }
+
+// URLCredentials returns what RedactURL hides in rawURL: the password,
+// and the values of query parameters named like credentials, each as
+// written and decoded, for a caller that must find them in other text.
+func URLCredentials(rawURL string) []string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, has := u.User.Password(); has {
+		out = append(out, p)
+		if _, raw, ok := strings.Cut(u.User.String(), ":"); ok && raw != p {
+			out = append(out, raw)
+		}
+	}
+	for _, part := range strings.Split(u.RawQuery, "&") {
+		name, value, hasValue := strings.Cut(part, "=")
+		if n, err := url.QueryUnescape(name); err != nil || !hasValue || !secretParam().MatchString(n) {
+			continue
+		}
+		out = append(out, value)
+		if v, err := url.QueryUnescape(value); err == nil && v != value {
+			out = append(out, v)
+		}
+	}
+	return out
+}

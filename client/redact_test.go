@@ -1,6 +1,9 @@
 package client
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestRedactURL(t *testing.T) {
 	for in, want := range map[string]string{
@@ -15,6 +18,21 @@ func TestRedactURL(t *testing.T) {
 	} {
 		if got := RedactURL(in); got != want {
 			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// URLCredentials gives what RedactURL hides, as written and decoded.
+func TestURLCredentials(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://example.com/mcp":                                  "",
+		"https://ann:s3cr3t@example.com/mcp?api_key=k3y&region=eu": "s3cr3t k3y",
+		"https://ann:p%40ss@example.com/mcp?token=a%2Bb":           "p@ss p%40ss a%2Bb a+b",
+		"https://example.com/mcp?Token":                            "",
+		"://not a url":                                             "",
+	} {
+		if got := strings.Join(URLCredentials(in), " "); got != want {
+			t.Errorf("URLCredentials(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -30,6 +30,7 @@ import (
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/client/ojson"
 	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/internal/secrets"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -350,7 +351,7 @@ func (b *batchRun) runLine(ctx context.Context, in rawLine) (out, errs []byte, c
 		lctx := b.s.input.LineContext(ctx)
 		err = execute(lctx, app, append([]string{"mcpctl"}, words...))
 	}
-	out, code = batchResult(in.n, stdout.Bytes(), err, tool)
+	out, code = batchResult(in.n, stdout.Bytes(), err, tool, b.f.secrets)
 	return out, stderr.Bytes(), code
 }
 
@@ -447,8 +448,9 @@ func checkBatchLine(app *cli.App, words []string) error {
 // batchResult is a line's JSON line: its result, or its error with the
 // exit code it would have on its own. What the line printed is the
 // result; with an error, a continuation (exit 6) or a tool's isError
-// result (exit 1), kept in the error object.
-func batchResult(n int, stdout []byte, err error, tool *string) ([]byte, int) {
+// result (exit 1), kept in the error object. The error's message and
+// data, which quote the server, have the credentials sent redacted.
+func batchResult(n int, stdout []byte, err error, tool *string, sent *secrets.Set) ([]byte, int) {
 	printed, perr := oneJSONValue(stdout)
 	if err == nil && perr != nil {
 		err = perr
@@ -474,12 +476,12 @@ func batchResult(n int, stdout []byte, err error, tool *string) ([]byte, int) {
 	}
 	msg := "interrupted"
 	if code != ExitInterrupted {
-		msg = output.SanitizeMessage(oneLine(inOurWords(err)))
+		msg = sent.Redact(output.SanitizeMessage(oneLine(inOurWords(err))))
 	}
 	e.Set("message", ojson.String(msg))
 	if rpc != nil && len(rpc.Data) > 0 {
 		if d, derr := compactRaw(rpc.Data); derr == nil {
-			e.Set("data", d)
+			e.Set("data", json.RawMessage(sent.RedactJSON(d)))
 		}
 	}
 	if printed != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/secrets"
 )
 
 func TestBatchFlags(t *testing.T) {
@@ -83,10 +84,24 @@ func TestBatchResult(t *testing.T) {
 		{"usage", "", usagef("cannot split the line as a shell would: Unterminated single-quoted string"), nil,
 			`{"line":7,"error":{"exit":2,"message":"cannot split the line as a shell would: Unterminated single-quoted string"}}`, 2},
 	} {
-		got, code := batchResult(7, []byte(tc.stdout), tc.err, tc.tool)
+		got, code := batchResult(7, []byte(tc.stdout), tc.err, tc.tool, nil)
 		if string(got) != tc.want+"\n" || code != tc.code {
 			t.Errorf("%s:\n got %s (exit %d)\nwant %s (exit %d)", tc.name, got, code, tc.want, tc.code)
 		}
+	}
+}
+
+// A line's error quotes the server: its message and data have the
+// credentials sent redacted (issue 24, item 9).
+func TestBatchResultRedacts(t *testing.T) {
+	t.Parallel()
+	var sent secrets.Set
+	sent.Add("s3cr3t-token-value", "12345678")
+	err := wrapOp("tools/call t", &client.RPCError{Code: -32001, Message: "bad token s3cr3t-token-value", Data: json.RawMessage(`{"sent":"Bearer s3cr3t-token-value","n":12345678}`)})
+	got, code := batchResult(7, nil, err, nil, &sent)
+	want := `{"line":7,"error":{"exit":4,"code":-32001,"message":"tools/call t: server error -32001: bad token [REDACTED]","data":"{\"sent\":\"Bearer [REDACTED]\",\"n\":[REDACTED]}"}}`
+	if string(got) != want+"\n" || code != 4 {
+		t.Errorf("got %s (exit %d)\nwant %s", got, code, want)
 	}
 }
 

@@ -169,6 +169,7 @@ func resolve(f *Factory, g *GlobalOptions, how ConnectOptions) (*connSettings, e
 	if eff.CacheTTL < 0 {
 		return nil, usagef("--cache-ttl must not be negative")
 	}
+	f.noteSecrets(st)
 	return st, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/config"
+	"github.com/mcpctl/mcpctl/internal/secrets"
 	"github.com/mcpctl/mcpctl/output"
 )
 
@@ -42,6 +43,9 @@ type Factory struct {
 
 	// configs reads the config files once for the factory's commands.
 	configs *configLoader
+	// secrets are the credential values the command sends, kept out of
+	// what it prints from servers (Run sets them up: trace.go).
+	secrets *secrets.Set
 }
 
 // ConnectFunc reaches the server g names, as how says.

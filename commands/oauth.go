@@ -108,6 +108,9 @@ func (s *connection) oauthManager(url string) (*oauth.Manager, error) {
 	if s.g.Trace {
 		cfg.Log = func(msg string) { fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine(msg)) }
 	}
+	// What is sent to the authorization server, and the tokens got from it.
+	s.f.secrets.Add(cfg.ClientSecret, cfg.Assertion, cfg.IdentityProvider.ClientSecret, cfg.IdentityProvider.IDToken)
+	cfg.OnSecret = func(v string) { s.f.secrets.Add(v) }
 	return oauth.New(cfg), nil
 }
 

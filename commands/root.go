@@ -64,8 +64,10 @@ func Main() int {
 }
 
 // Run executes one command line (args[0] is the program name) and returns
-// the exit code. Errors are printed as one line on the factory's ErrOut.
+// the exit code. Errors are printed as one line on the factory's ErrOut,
+// which, as everything on it, has the credentials sent redacted.
 func Run(ctx context.Context, f *Factory, args []string) int {
+	f = f.withSecrets()
 	return runApp(ctx, f, newAppFor(f, args[1:]), args)
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/secrets"
 	"github.com/mcpctl/mcpctl/internal/sessiond"
 	"github.com/mcpctl/mcpctl/output"
 )
@@ -382,7 +383,9 @@ func runSessionServe(o *sessionServeOptions) error {
 		if c := held.Load(); c != nil {
 			err = (*c).Explain(err)
 		}
-		return oneLine(inOurWords(err)), ExitCode(err)
+		// An invocation prints it: without the credentials the session
+		// holds, which it may not know (an OAuth token).
+		return o.f.secrets.Redact(oneLine(inOurWords(err))), ExitCode(err)
 	}
 	fail := func(err error) error {
 		msg, code := explain(err)
@@ -461,12 +464,61 @@ func readSettings(fd int, g *GlobalOptions) error {
 func heldConnection(f *Factory, g *GlobalOptions, log io.Writer, held *atomic.Pointer[Connection]) func(context.Context, func(client.Transport) client.Transport) (*client.Client, func(), error) {
 	return func(ctx context.Context, wrap func(client.Transport) client.Transport) (*client.Client, func(), error) {
 		inLog := *f
-		inLog.IOStreams = &output.IOStreams{In: f.IOStreams.In, Out: log, ErrOut: log}
-		conn, err := inLog.connect(ctx, g, ConnectOptions{Direct: true, Wrap: wrap})
+		inLog.IOStreams = &output.IOStreams{In: f.IOStreams.In, Out: log, ErrOut: f.secrets.Writer(log)}
+		redacted := func(t client.Transport) client.Transport { return wrap(redactErrors(t, f.secrets)) }
+		conn, err := inLog.connect(ctx, g, ConnectOptions{Direct: true, Wrap: redacted})
 		if err != nil {
 			return nil, nil, err
 		}
 		held.Store(&conn)
 		return conn.Client(), conn.Close, nil
 	}
+}
+
+// redactErrors wraps the session's transport so that what it relays to
+// invocations of the server's errors and log messages has the session's
+// credentials redacted: an invocation prints them, and does not know
+// every credential the session sent (its OAuth token). Results are left
+// as the server wrote them.
+func redactErrors(t client.Transport, s *secrets.Set) client.Transport {
+	return &redactingTransport{t, s}
+}
+
+type redactingTransport struct {
+	client.Transport
+	s *secrets.Set
+}
+
+func (r *redactingTransport) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
+	if notify != nil {
+		inner := notify
+		notify = func(n client.Notification) {
+			if n.Method == "notifications/message" {
+				n.Params, n.Raw = r.s.RedactJSON(n.Params), r.s.RedactJSON(n.Raw)
+			}
+			inner(n)
+		}
+	}
+	m, err := r.Transport.RoundTrip(ctx, req, notify)
+	if m != nil && m.Error != nil {
+		e, c := *m.Error, *m
+		e.Message, e.Data = r.s.Redact(e.Message), r.s.RedactJSON(e.Data)
+		c.Error = &e
+		m = &c
+	}
+	return m, err
+}
+
+func (r *redactingTransport) Capabilities() client.Capabilities {
+	caps := r.Transport.Capabilities()
+	if rebind := caps.Rebind; rebind != nil {
+		caps.Rebind = func(era client.Era, binding string) (client.Transport, error) {
+			nt, err := rebind(era, binding)
+			if err != nil || nt == r.Transport {
+				return r, err
+			}
+			return redactErrors(nt, r.s), nil
+		}
+	}
+	return caps
 }

@@ -2,22 +2,32 @@ package commands
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/secrets"
 	"github.com/mcpctl/mcpctl/output"
 )
 
 // What --trace and --dry-run print: every message as it is sent and
 // received (credentials redacted), and the requests a dry run would send.
+//
+// Credentials are redacted twice over: by name where mcpctl shows what it
+// sends (headers named like credentials, a URL's password and keys), and
+// by value wherever it prints what a server says (errors, --trace, log
+// lines, the session's log): every credential value the command sends is
+// kept in the factory's secrets.Set and replaced with [REDACTED] on
+// stderr, since a server may echo the token it was sent.
 
 // secretHeader matches header names whose values are credentials (a DPoP
 // proof is one: a signed JWT another could replay within its lifetime).
@@ -35,6 +45,50 @@ func redact(name, value string) string {
 		return scheme + " [REDACTED]"
 	}
 	return "[REDACTED]"
+}
+
+// withSecrets gives f a set of secrets, with its stderr redacted by it
+// (once: a batch line or the session's connection shares its command's).
+func (f *Factory) withSecrets() *Factory {
+	if f.secrets != nil {
+		return f
+	}
+	g := *f
+	g.secrets = &secrets.Set{}
+	ios := *f.IOStreams
+	ios.ErrOut = g.secrets.Writer(ios.ErrOut)
+	g.IOStreams = &ios
+	return &g
+}
+
+// noteSecrets adds to the factory's secrets the credentials the settings
+// send: the values of headers named like credentials (the token of an
+// Authorization, --bearer's among them), the URL's password and keys (and
+// the Basic credentials Go's HTTP client makes of its user and password),
+// and the values of --env variables (and a stdio entry's env) named like
+// credentials.
+func (f *Factory) noteSecrets(st *connSettings) {
+	if u, err := url.Parse(st.ep.url); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok {
+			f.secrets.Add(base64.StdEncoding.EncodeToString([]byte(u.User.Username() + ":" + p)))
+		}
+	}
+	for k, vs := range st.header {
+		if secretHeader().MatchString(k) {
+			for _, v := range vs {
+				if _, cred, ok := strings.Cut(v, " "); ok && strings.Contains(strings.ToLower(k), "authorization") {
+					v = cred // after its scheme
+				}
+				f.secrets.Add(v)
+			}
+		}
+	}
+	f.secrets.Add(client.URLCredentials(st.ep.url)...)
+	for _, kv := range st.ep.env {
+		if k, v, _ := strings.Cut(kv, "="); secretHeader().MatchString(k) {
+			f.secrets.Add(v)
+		}
+	}
 }
 
 func writeHeaders(w io.Writer, prefix string, h http.Header) {

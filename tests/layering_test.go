@@ -283,6 +283,9 @@ func TestPackageDependencies(t *testing.T) {
 		{"internal/argv", []string{mod + "commands", mod + "internal/interact", mod + "internal/sessiond"}},
 		{"internal/interact", []string{mod + "commands", "github.com/urfave/cli/v2", mod + "internal/argv"}},
 		{"internal/sessiond", []string{mod + "commands", "github.com/urfave/cli/v2", mod + "output", mod + "config"}},
+		// The credential values of a command, and their redaction: the
+		// standard library only.
+		{"internal/secrets", []string{mod + "commands", mod + "client", mod + "output", mod + "config", "github.com/urfave/cli/v2"}},
 		{"client", []string{mod + "commands", mod + "output", mod + "config", mod + "internal/exitcode"}},
 		{"config", []string{mod + "commands", mod + "client"}},
 	} {

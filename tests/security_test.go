@@ -2,10 +2,14 @@ package tests
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,6 +102,142 @@ func TestSecretsRedacted(t *testing.T) {
 	r = secMcpctl(t, env, "--url", base, "-H", "Authorization Bearer s3cr3t-token", "tools", "list")
 	if r.code != 2 || secrets.MatchString(r.stderr) {
 		t.Errorf("a malformed -H: exit %d, want 2 and no secret:\n%s", r.code, r.stderr)
+	}
+}
+
+// notShown fails the test if any of secrets is in what mcpctl printed,
+// and wants [REDACTED] in its place on stderr.
+func notShown(t *testing.T, what string, r *faultRun, code int, secrets ...string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("%s: exit %d, want %d\n%s", what, r.code, code, r.stderr)
+	}
+	for _, s := range secrets {
+		if strings.Contains(r.stderr, s) || strings.Contains(string(r.stdout), s) {
+			t.Errorf("%s: %q is printed:\n%s%s", what, s, r.stdout, r.stderr)
+		}
+	}
+	if !strings.Contains(r.stderr+string(r.stdout), "[REDACTED]") {
+		t.Errorf("%s: no [REDACTED] where the server quoted the credential:\n%s%s", what, r.stdout, r.stderr)
+	}
+}
+
+// A server that echoes the credential it was sent, in an HTTP 500 body
+// or a JSON-RPC error (issue 24, item 9): every credential value mcpctl
+// sent is [REDACTED] wherever it prints the server's text: the error
+// line, --trace, a batch line's error. Before, the error line carried
+// the bearer token.
+func TestEchoedCredentialsRedacted(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "echoauth", false)
+	const bearer = "s3cr3t-bearer-token"
+	pinned := []string{"--protocol-version", "2026-07-28"}
+	call := []string{"call", "tools/call", `{"name":"x"}`}
+	with := func(args ...string) []string { return append(append([]string{"--url", url}, pinned...), args...) }
+
+	r := secMcpctl(t, nil, with("--bearer", bearer, "tools", "list")...)
+	notShown(t, "HTTP 500 body", r, 3, bearer)
+	if !strings.Contains(r.stderr, "HTTP 500 Internal Server Error: rejected Bearer [REDACTED]") {
+		t.Errorf("HTTP 500 body: %s", r.stderr)
+	}
+	r = secMcpctl(t, nil, with("--bearer", bearer, "--trace", "tools", "list")...)
+	notShown(t, "HTTP 500 body, --trace", r, 3, bearer)
+	r = secMcpctl(t, nil, with(append([]string{"--bearer", bearer}, call...)...)...)
+	notShown(t, "JSON-RPC error", r, 4, bearer)
+	if !strings.Contains(r.stderr, "server error -32001: not allowed for Bearer [REDACTED]") {
+		t.Errorf("JSON-RPC error: %s", r.stderr)
+	}
+	r = secMcpctl(t, []string{"MCPCTL_BEARER=" + bearer}, with(append([]string{"--trace"}, call...)...)...)
+	notShown(t, "MCPCTL_BEARER, JSON-RPC error, --trace", r, 4, bearer)
+	r = secMcpctl(t, nil, with(append([]string{"-H", "Authorization: Token s3cr3t-header-value"}, call...)...)...)
+	notShown(t, "-H Authorization", r, 4, "s3cr3t-header-value")
+	// A URL's user and password go as Basic credentials.
+	basic := base64.StdEncoding.EncodeToString([]byte("ann:pa55word-long"))
+	r = secMcpctl(t, nil, append(append([]string{"--url", strings.Replace(url, "http://", "http://ann:pa55word-long@", 1)}, pinned...), call...)...)
+	notShown(t, "URL password", r, 4, basic, "pa55word-long")
+
+	lines := filepath.Join(t.TempDir(), "lines")
+	if err := os.WriteFile(lines, []byte(`{"method":"tools/call","params":{"name":"x"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r = secMcpctl(t, nil, with("--bearer", bearer, "batch", lines)...)
+	notShown(t, "batch", r, 4, bearer)
+
+	// A stdio server given the key in its environment.
+	r = secMcpctl(t, nil, append([]string{"--stdio", "fakemcp echoauth", "--env", "API_KEY=s3cr3t-env-key", "--server-stderr", "discard"}, append(pinned, call...)...)...)
+	notShown(t, "stdio --env", r, 4, "s3cr3t-env-key")
+}
+
+// The same of an OAuth access token, which the OAuth manager holds: a
+// one-shot run and a session (whose invocations do not hold the token)
+// alike.
+func TestEchoedOAuthTokenRedacted(t *testing.T) {
+	as := oauthserver.New(oauthserver.Options{IssuerPath: "/as"})
+	mux := http.NewServeMux()
+	as.Mount(mux, "/mcp", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		_ = json.Unmarshal(body, &req)
+		switch req.Method {
+		case "":
+			w.WriteHeader(http.StatusAccepted)
+		case "server/discover":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"result":{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"serverInfo":{"name":"echo","version":"0"}}}`, req.ID)
+		case "tools/list":
+			http.Error(w, "rejected "+r.Header.Get("Authorization"), http.StatusInternalServerError)
+		default:
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32001,"message":%q}}`, req.ID, "not allowed for "+r.Header.Get("Authorization"))
+		}
+	}))
+	srv := httptest.NewUnstartedServer(mux)
+	as.Base = "http://" + srv.Listener.Addr().String()
+	srv.Start()
+	t.Cleanup(srv.Close)
+	site := srv.URL + "/mcp"
+
+	state := t.TempDir()
+	env := oauthEnv(t, state, nil)
+	if r := secMcpctl(t, env, "--url", site, "auth", "login"); r.code != 0 {
+		t.Fatalf("login: exit %d\n%s", r.code, r.stderr)
+	}
+	tok := (&oauth.Store{Dir: filepath.Join(state, "oauth")}).Token(site, "")
+	if tok == nil {
+		t.Fatal("no token stored")
+	}
+	with := func(args ...string) []string {
+		return append([]string{"--url", site, "--protocol-version", "2026-07-28"}, args...)
+	}
+	notShown(t, "HTTP 500 body", secMcpctl(t, env, with("tools", "list")...), 3, tok.AccessToken)
+	notShown(t, "JSON-RPC error, --trace", secMcpctl(t, env, with("--trace", "call", "tools/call", `{"name":"x"}`)...), 4, tok.AccessToken)
+
+	rt, err := sessionRuntimeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := faultBinaries(t)
+	marker := "mcpctl-echo-session-" + filepath.Base(rt)
+	t.Cleanup(func() { endSessions(rt); noneLeft(t, marker) })
+	env = append(env, "XDG_RUNTIME_DIR="+rt)
+	r := runFault(t, bin, env, marker, time.Minute, with("session", "start")...)
+	started := regexp.MustCompile(`session (\S+) started`).FindStringSubmatch(r.stderr)
+	if r.code != 0 || started == nil {
+		t.Fatalf("session start: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"call", "tools/call", `{"name":"x"}`}, {"tools", "list"}} {
+		r := runFault(t, bin, env, marker, time.Minute, with(append([]string{"--trace"}, args...)...)...)
+		if !strings.Contains(r.stderr, "# session: ") {
+			t.Errorf("%v did not go through the session:\n%s", args, r.stderr)
+		}
+		notShown(t, fmt.Sprintf("%v through a session", args), r, map[bool]int{true: 4, false: 3}[args[0] == "call"], tok.AccessToken)
+	}
+	logs := runFault(t, bin, env, marker, time.Minute, "session", "logs", started[1])
+	if strings.Contains(logs.stderr+string(logs.stdout), tok.AccessToken) {
+		t.Errorf("the session's log holds the token:\n%s", logs.stdout)
 	}
 }
 
