@@ -26,7 +26,7 @@ import (
 // named batchError and sessionError, factory.go batchRun and the
 // per-command connection, and 59 of 67 files were in one cycle).
 var (
-	cliPackages = []string{"commands", "internal/argv", "internal/interact", "internal/sessiond", "internal/exitcode"}
+	cliPackages = []string{"commands", "internal/argv", "internal/interact", "internal/sessiond", "internal/secrets", "internal/exitcode"}
 	bottomFiles = []string{"commands/exit.go", "commands/factory.go"}
 )
 
