@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -398,11 +397,12 @@ func (c *Client) roundTrip(ctx context.Context, method string, params json.RawMe
 func (c *Client) newRequest(method string, params json.RawMessage, version string, co *CallOptions) (*Request, error) {
 	id := c.nextID.Add(1)
 	legacy := IsLegacyVersion(version) || method == "initialize"
-	var withMeta json.RawMessage
+	req := &Request{ID: id, Method: method, Version: version, Legacy: legacy, Header: co.Header}
+	var withMeta ojson.Members
 	var err error
 	switch {
 	case method == "initialize":
-		withMeta = params // the handshake carries no _meta
+		req.Params = params // the handshake carries no _meta
 	case legacy:
 		withMeta, err = legacyMeta(params, id)
 	default:
@@ -414,7 +414,10 @@ func (c *Client) newRequest(method string, params json.RawMessage, version strin
 	if co.OnID != nil {
 		co.OnID(id)
 	}
-	return &Request{ID: id, Method: method, Params: withMeta, Version: version, Legacy: legacy, Header: co.Header}, nil
+	// The message is written once, params and all: a large argument is
+	// not copied into params, then into the message.
+	req.encode(withMeta)
+	return req, nil
 }
 
 // requestNotify is where the notifications tied to request id go: its
@@ -470,15 +473,12 @@ func progressTokenOf(params json.RawMessage) string {
 
 // withMeta adds the per-request protocol fields to params._meta: the
 // version, capabilities and client info, a progress token (the request
-// id, unique in the process) and the log level asked for.
-func (c *Client) withMeta(params json.RawMessage, version string, id int64) (json.RawMessage, error) {
-	var fields ojson.Members
-	if len(bytes.TrimSpace(params)) > 0 && string(bytes.TrimSpace(params)) != "null" {
-		var err error
-		fields, err = ojson.SplitObject(params)
-		if err != nil {
-			return nil, &ParamsError{Msg: "params must be a JSON object"}
-		}
+// id, unique in the process) and the log level asked for. It returns
+// params' members, _meta first, their values where params holds them.
+func (c *Client) withMeta(params json.RawMessage, version string, id int64) (ojson.Members, error) {
+	fields, err := paramsFields(params)
+	if err != nil {
+		return nil, err
 	}
 	info, _ := json.Marshal(c.opts.ClientInfo)
 	ver, _ := json.Marshal(version)
@@ -503,8 +503,7 @@ func (c *Client) withMeta(params json.RawMessage, version string, id int64) (jso
 		meta.Set("io.modelcontextprotocol/logLevel", lvl)
 	}
 	fields.Delete("_meta")
-	out := append(ojson.Members{{Key: "_meta", Value: meta.JSON()}}, fields...)
-	return out.JSON(), nil
+	return append(ojson.Members{{Key: "_meta", Value: meta.JSON()}}, fields...), nil
 }
 
 // ParamsError means the caller's params could not be used.

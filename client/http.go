@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // streamableHTTP is the Streamable HTTP transport of 2026-07-28.
@@ -64,12 +66,12 @@ func nameParam(req *Request) (string, bool) {
 	default:
 		return "", false
 	}
-	var p map[string]json.RawMessage
-	if json.Unmarshal(req.Params, &p) != nil {
+	p, err := ojson.SplitObject(req.Params) // not a map: no copy of a large argument
+	if err != nil {
 		return "", false
 	}
 	var s string
-	if json.Unmarshal(p[field], &s) != nil {
+	if json.Unmarshal(p.Get(field), &s) != nil {
 		return "", false
 	}
 	return s, true

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // Request is an outgoing JSON-RPC request or notification (ID zero means
@@ -27,6 +29,11 @@ type Request struct {
 	// Header holds HTTP headers for this request only (Mcp-Param-*);
 	// transports without Capabilities.Headers do not send it.
 	Header http.Header
+
+	// wire is the whole message, as the client wrote it (encode), and
+	// wireParams the Params it was written with: MarshalJSON returns it
+	// while Params is still that, instead of a second copy.
+	wire, wireParams []byte
 }
 
 // IsNotification reports whether the request expects no response.
@@ -35,22 +42,49 @@ func (r *Request) IsNotification() bool { return r.ID == 0 }
 // MarshalJSON writes the envelope with a stable key order so traces and
 // dry runs read naturally.
 func (r *Request) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
+	if r.wire != nil && len(r.Params) == len(r.wireParams) && (len(r.Params) == 0 || &r.Params[0] == &r.wireParams[0]) {
+		return r.wire, nil
+	}
+	return r.envelope(nil), nil
+}
+
+// encode writes the message once, with params made of fields when given
+// (else Params as it is), and makes Params the part of it that they are.
+func (r *Request) encode(fields ojson.Members) {
+	r.wire = r.envelope(fields)
+	r.wireParams = r.Params
+}
+
+// envelope writes the message in a buffer of its final size, plus one
+// byte for the newline a stream transport ends it with; with fields, they
+// are the params and Params becomes their place in it.
+func (r *Request) envelope(fields ojson.Members) []byte {
+	m, _ := json.Marshal(r.Method)
+	n := len(`{"jsonrpc":"2.0","id":,"method":,"params":}`) + 20 + len(m) + len(r.Params) + 1
+	for _, f := range fields {
+		n += len(f.Key) + 4 + max(len(f.Value), 4)
+	}
+	b := bytes.NewBuffer(make([]byte, 0, n))
 	b.WriteString(`{"jsonrpc":"2.0",`)
 	if r.ID != 0 {
 		b.WriteString(`"id":`)
 		b.WriteString(strconv.FormatInt(r.ID, 10))
 		b.WriteByte(',')
 	}
-	m, _ := json.Marshal(r.Method)
 	b.WriteString(`"method":`)
 	b.Write(m)
-	if len(r.Params) > 0 {
+	switch {
+	case fields != nil:
+		b.WriteString(`,"params":`)
+		start := b.Len()
+		fields.WriteJSON(b)
+		r.Params = b.Bytes()[start:b.Len():b.Len()]
+	case len(r.Params) > 0:
 		b.WriteString(`,"params":`)
 		b.Write(r.Params)
 	}
 	b.WriteByte('}')
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 // Message is any incoming JSON-RPC message, kept raw.
@@ -92,18 +126,83 @@ func (m *Message) Kind() string {
 
 // DecodeMessage parses one wire message. A body that is not a JSON object
 // carrying a method, a result or an error is a protocol error.
+//
+// The raw fields (ID, Params, Result, Error.Data) are slices of data, not
+// copies: a large result is held once. data must not be reused.
 func DecodeMessage(data []byte) (*Message, error) {
-	var m Message
-	// Unmarshal reads data in place; a Decoder would first copy it, which
-	// for a large message is that much more memory. Only a failure goes
-	// the slow way, to be told apart precisely.
-	if err := json.Unmarshal(data, &m); err != nil {
+	// Only a failure goes the slow way, to be told apart precisely.
+	m, err := splitMessage(data)
+	if err != nil {
 		return nil, decodeError(data)
 	}
 	if m.Kind() == "invalid" {
 		return nil, &ProtocolError{Msg: "server sent a JSON value that is not a JSON-RPC message: " + snippet(data)}
 	}
+	return m, nil
+}
+
+// splitMessage reads a message as json.Unmarshal would into a Message
+// (names matched regardless of case, the last of a name twice winning),
+// but takes the raw fields where they lie in data: json.Unmarshal copies
+// each, which for a large result is that much more memory.
+func splitMessage(data []byte) (*Message, error) {
+	if !json.Valid(data) { // as json.Unmarshal checks: syntax, trailing data, depth
+		return nil, errors.New("invalid JSON")
+	}
+	fields, err := ojson.SplitObject(data)
+	if err != nil {
+		return nil, err
+	}
+	var m Message
+	for _, f := range fields {
+		var err error
+		switch {
+		case strings.EqualFold(f.Key, "jsonrpc"):
+			err = json.Unmarshal(f.Value, &m.JSONRPC)
+		case strings.EqualFold(f.Key, "id"):
+			m.ID = f.Value
+		case strings.EqualFold(f.Key, "method"):
+			err = json.Unmarshal(f.Value, &m.Method)
+		case strings.EqualFold(f.Key, "params"):
+			m.Params = f.Value
+		case strings.EqualFold(f.Key, "result"):
+			m.Result = f.Value
+		case strings.EqualFold(f.Key, "error"):
+			m.Error, err = splitRPCError(f.Value)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	return &m, nil
+}
+
+// splitRPCError reads an error object as json.Unmarshal would, its data
+// left where it lies; null is no error.
+func splitRPCError(raw json.RawMessage) (*RPCError, error) {
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	fields, err := ojson.SplitObject(raw)
+	if err != nil {
+		return nil, err
+	}
+	e := &RPCError{}
+	for _, f := range fields {
+		var err error
+		switch {
+		case strings.EqualFold(f.Key, "code"):
+			err = json.Unmarshal(f.Value, &e.Code)
+		case strings.EqualFold(f.Key, "message"):
+			err = json.Unmarshal(f.Value, &e.Message)
+		case strings.EqualFold(f.Key, "data"):
+			e.Data = f.Value
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 // decodeError says what is wrong with data, which json.Unmarshal refused.

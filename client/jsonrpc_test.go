@@ -1,10 +1,14 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 func TestDecodeMessage(t *testing.T) {
@@ -161,5 +165,80 @@ func TestDecodeMessageDepth(t *testing.T) {
 	var pe *ProtocolError
 	if !errors.As(err, &pe) || !strings.HasPrefix(pe.Msg, "server sent JSON nested more than 10000 levels deep: ") {
 		t.Errorf("100000 levels: %v", err)
+	}
+}
+
+// DecodeMessage reads a message as json.Unmarshal reads it into a Message
+// (names in any case, the last of a name given twice, unknown names
+// ignored, null), but its raw fields are where they lie in the message,
+// not copies: a large result is held once.
+func TestDecodeMessageAsUnmarshal(t *testing.T) {
+	for _, in := range []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"a": [1, 2.50]}}`,
+		`{"JSONRPC":"2.0","ID":"x","Result":{},"id":2}`,
+		`{"jsonrpc":"2.0","id":null,"error":{"Code":-1,"MESSAGE":"m","data":[1, {"b":2}],"other":0}}`,
+		`{"jsonrpc":"2.0","method":"n\u00e9","params":{"p":"\u00e9"},"extra":[1]}`,
+		`{"jsonrpc":"2.0","id":1,"error":null,"result":null}`,
+		`{"jsonrpc":"2.0","id":3,"result":1,"result":{"second":true}}`,
+		` {"jsonrpc" : "2.0" , "id" : 4 , "result" : { } } `,
+		`{"jsonrpc":2,"id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"error":"broken"}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}`,
+		`{"jsonrpc":"2.0","method":7}`,
+	} {
+		var want Message
+		werr := json.Unmarshal([]byte(in), &want)
+		got, err := DecodeMessage([]byte(in))
+		switch {
+		case werr != nil:
+			if err == nil {
+				t.Errorf("%s: decoded, json.Unmarshal says %v", in, werr)
+			}
+		case err != nil && want.Kind() != "invalid":
+			t.Errorf("%s: %v", in, err)
+		case err == nil && !reflect.DeepEqual(*got, want):
+			t.Errorf("%s:\n got %+v (error %+v)\nwant %+v (error %+v)", in, *got, got.Error, want, want.Error)
+		}
+	}
+	data := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 1<<20) + `"}}`)
+	m, err := DecodeMessage(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &m.Result[0] != &data[bytes.Index(data, []byte(`{"text"`))] {
+		t.Error("the result is a copy of the message's")
+	}
+}
+
+// A request is written once, params and all; its Params are that part of
+// it, and MarshalJSON gives it back rather than write it again, unless
+// Params were changed since.
+func TestRequestWrittenOnce(t *testing.T) {
+	c := New(&fakeTransport{}, testOptions())
+	params := json.RawMessage(`{"name":"echo","arguments":{"text":"` + strings.Repeat("x", 1<<20) + `"},"name":"echo2"}`)
+	req, err := c.newRequest("tools/call", params, "2026-07-28", &CallOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, _ := req.MarshalJSON()
+	again, _ := req.MarshalJSON()
+	if &wire[0] != &again[0] {
+		t.Error("MarshalJSON wrote the request again")
+	}
+	if !bytes.Contains(wire, req.Params) || &req.Params[0] != &wire[bytes.Index(wire, []byte(`"params":`))+len(`"params":`)] {
+		t.Error("Params are not the request's own")
+	}
+	var sent struct {
+		Params map[string]json.RawMessage `json:"params"`
+	}
+	if err := json.Unmarshal(wire, &sent); err != nil || string(sent.Params["name"]) != `"echo2"` || sent.Params["_meta"] == nil {
+		t.Errorf("sent params %v, %v: want _meta, and the last of a name given twice", sent.Params["name"], err)
+	}
+	if fields, err := ojson.SplitObject(req.Params); err != nil || len(fields) != len(fields.Keys()) {
+		t.Errorf("params sent with a name twice: %v, %v", fields.Keys(), err)
+	}
+	req.Params = json.RawMessage(`{"changed":true}`)
+	if changed, _ := req.MarshalJSON(); !bytes.Contains(changed, []byte(`"params":{"changed":true}}`)) {
+		t.Errorf("after a change of Params: %.100s", changed)
 	}
 }

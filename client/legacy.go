@@ -357,8 +357,8 @@ func legacyCapabilities(caps json.RawMessage) json.RawMessage {
 }
 
 // legacyMeta adds a progress token (the request id) to params._meta,
-// keeping what the caller put there.
-func legacyMeta(params json.RawMessage, id int64) (json.RawMessage, error) {
+// keeping what the caller put there: params' members, _meta first.
+func legacyMeta(params json.RawMessage, id int64) (ojson.Members, error) {
 	fields, err := paramsFields(params)
 	if err != nil {
 		return nil, err
@@ -373,7 +373,7 @@ func legacyMeta(params json.RawMessage, id int64) (json.RawMessage, error) {
 		meta.Set("progressToken", json.RawMessage(strconv.FormatInt(id, 10)))
 	}
 	fields.Delete("_meta")
-	return append(ojson.Members{{Key: "_meta", Value: meta.JSON()}}, fields...).JSON(), nil
+	return append(ojson.Members{{Key: "_meta", Value: meta.JSON()}}, fields...), nil
 }
 
 func hasCapability(initResult json.RawMessage, name string) bool {
@@ -451,5 +451,7 @@ func paramsFields(params json.RawMessage) (ojson.Members, error) {
 	if err != nil {
 		return nil, &ParamsError{Msg: "params must be a JSON object"}
 	}
-	return f, nil
+	// A key given twice is sent once, with its last value, as a JSON
+	// reader takes it.
+	return f.Unique(), nil
 }

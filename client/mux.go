@@ -199,6 +199,11 @@ func cancelNotice(id int64, cause error, legacy bool) []byte {
 	return line
 }
 
+// copyLineBelow is the size under which a message and its newline are
+// written in one piece (one write for a small message; above, a second
+// write is cheaper than a copy).
+const copyLineBelow = 64 << 10
+
 // writeLine writes one message line (a newline added) to w under mu, so
 // that concurrent requests never interleave, and gives up waiting when
 // ctx ends: a peer that stops reading must not hold the caller. The write
@@ -206,12 +211,17 @@ func cancelNotice(id int64, cause error, legacy bool) []byte {
 // one. finished says the write ended (err is then its own error, for the
 // caller to put in its words); else err is ctx's.
 func writeLine(ctx context.Context, mu *sync.Mutex, w io.Writer, line []byte) (finished bool, err error) {
-	buf := append(append(make([]byte, 0, len(line)+1), line...), '\n')
 	errc := make(chan error, 1)
 	go func() {
 		mu.Lock()
 		defer mu.Unlock()
-		_, err := w.Write(buf)
+		var err error
+		if len(line) < copyLineBelow {
+			_, err = w.Write(append(line[:len(line):len(line)], '\n'))
+		} else if _, err = w.Write(line); err == nil {
+			// A large message is not copied to add its newline.
+			_, err = w.Write(newline)
+		}
 		errc <- err
 	}()
 	select {

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -214,7 +215,7 @@ read:
 		go func() {
 			defer wg.Done()
 			defer close(l.done)
-			l.out, l.errs, l.code = b.runLine(ctx, in)
+			l.out, l.errs, l.code = b.runLine(ctx, &in)
 			if l.code != ExitOK && (b.failFast || l.code == ExitInterrupted) {
 				stop.Store(true)
 			}
@@ -236,9 +237,11 @@ read:
 }
 
 // rawLine is an input line with its number, or why it could not be read.
+// text is the line as read, white space trimmed: never copied again on
+// its way to the server (a JSON line's params are sent from it).
 type rawLine struct {
 	n       int
-	text    string
+	text    []byte
 	tooLong bool
 }
 
@@ -263,13 +266,9 @@ func readBatchLines(r io.Reader, max int) (<-chan rawLine, func() error, func())
 				}
 				return
 			}
-			t := strings.TrimSpace(string(text))
-			if t == "" || t[0] == '#' {
-				if tooLong {
-					t = "…"
-				} else {
-					continue
-				}
+			t := bytes.TrimSpace(text)
+			if len(t) == 0 && !tooLong || len(t) > 0 && t[0] == '#' {
+				continue
 			}
 			select {
 			case out <- rawLine{n: n, text: t, tooLong: tooLong}:
@@ -297,24 +296,53 @@ func readBatchLines(r io.Reader, max int) (<-chan rawLine, func() error, func())
 	return out, readErr, stop
 }
 
+// giveBackAbove is the size of a line from which its pieces are given back
+// to the system as soon as the line is put together.
+const giveBackAbove = 4 << 20
+
 // readLimitedLine reads one line (without its end) of at most max bytes;
-// a longer one is read to its end and dropped (tooLong).
+// a longer one is read to its end and dropped (tooLong), never held
+// beyond max bytes. The line is gathered in the pieces the reader hands
+// out and put together once, in a slice of its own size: a slice grown by
+// appending would leave copies of every size behind on the way to a large
+// line, several times its size in all.
 func readLimitedLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	var pieces [][]byte
+	n := 0
 	for {
 		frag, ferr := br.ReadSlice('\n')
 		if !tooLong {
-			if max > 0 && len(line)+len(frag) > max+2 { // the line end is not counted
-				tooLong, line = true, nil
+			if max > 0 && n+len(frag) > max+2 { // the line end is not counted
+				tooLong, pieces = true, nil
+			} else if ferr == bufio.ErrBufferFull || len(pieces) > 0 {
+				pieces = append(pieces, bytes.Clone(frag))
+				n += len(frag)
 			} else {
-				line = append(line, frag...)
+				line = bytes.Clone(frag) // a short line: one piece
 			}
 		}
 		if ferr == bufio.ErrBufferFull {
 			continue
 		}
+		if len(pieces) > 0 {
+			line = make([]byte, 0, n)
+			for _, p := range pieces {
+				line = append(line, p...)
+			}
+			if n >= giveBackAbove {
+				// The pieces are garbage now, in scattered pages that the
+				// request built from the line cannot reuse: given back to
+				// the system at once, they do not count a second time.
+				pieces = nil
+				debug.FreeOSMemory()
+			}
+		}
 		line = bytes.TrimRight(line, "\r\n")
 		if max > 0 && len(line) > max {
 			tooLong, line = true, nil
+		}
+		if tooLong {
+			line = nil
 		}
 		return line, tooLong, ferr
 	}
@@ -327,62 +355,85 @@ var batchCommandList = []string{"call", "complete", "discover", "ping", "prompts
 var batchCommandNames = strings.Join(batchCommandList, ", ")
 
 // runLine runs one request line and returns its JSON line, what it wrote
-// on stderr and its exit code.
-func (b *batchRun) runLine(ctx context.Context, in rawLine) (out, errs []byte, code int) {
+// on stderr and its exit code. It is given the line's only reference: a
+// command line lets go of the bytes once they are words.
+func (b *batchRun) runLine(ctx context.Context, in *rawLine) (out, errs []byte, code int) {
 	var stdout, stderr bytes.Buffer
+	var printed []json.RawMessage
 	lf := *b.f
 	lf.IOStreams = &output.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}
 	lf.Connect = func(_ context.Context, _ *GlobalOptions, how ConnectOptions) (Connection, error) {
-		return b.lineConnection(lf.IOStreams, how), nil
+		return b.lineConnection(lf.IOStreams, how, &printed), nil
 	}
-	words, tool, err := b.lineWords(in)
-	var app *cli.App
+	lctx := b.s.input.LineContext(ctx)
+	var tool *string
+	var err error
+	switch {
+	case in.tooLong:
+		err = usagef("the line is longer than --max-message-size allows (%d bytes): raise it, or shorten the line", b.s.maxMessage)
+	case in.text[0] == '{':
+		// `call METHOD PARAMS`, run as that command runs, with params
+		// taken where they lie in the line: not copied into a word.
+		var o *callOptions
+		if o, tool, err = jsonLineCall(in.text); err == nil {
+			o.invocation = invocation{Ctx: lctx, IO: lf.IOStreams, Globals: b.g, f: &lf,
+				Connect: func(ctx context.Context) (Connection, error) { return lf.Connect(ctx, b.g, ConnectOptions{}) }}
+			err = runCall(o)
+		}
+	default:
+		var words []string
+		text := string(in.text)
+		in.text = nil
+		if words, err = lineWords(text); err == nil {
+			app := newAppFor(&lf, words)
+			err = checkBatchLine(app, words)
+			// A line has no global flags (checkBatchLine refuses them:
+			// its connection is the batch's, and so are its options),
+			// and urfave checks each flag against every other on each
+			// run, ≈ half the time of a line that pings.
+			app.Flags, app.Before = nil, nil
+			app.Metadata[globalsKey] = b.g
+			if err == nil {
+				err = execute(lctx, app, append([]string{"mcpctl"}, words...))
+			}
+		}
+	}
+	value, perr := lineValue(printed, stdout.Bytes())
 	if err == nil {
-		app = newAppFor(&lf, words)
-		err = checkBatchLine(app, words)
-		// A line has no global flags (checkBatchLine refuses them: its
-		// connection is the batch's, and so are its options), and urfave
-		// checks each flag against every other on each run, ≈ half the
-		// time of a line that pings.
-		app.Flags, app.Before = nil, nil
-		app.Metadata[globalsKey] = b.g
+		err = perr
 	}
-	if err == nil {
-		lctx := b.s.input.LineContext(ctx)
-		err = execute(lctx, app, append([]string{"mcpctl"}, words...))
+	if len(value) >= giveBackAbove {
+		// What the answer was read in is garbage now, in pages the
+		// result's line cannot reuse: given back first, it does not count
+		// a second time.
+		debug.FreeOSMemory()
 	}
-	out, code = batchResult(in.n, stdout.Bytes(), err, tool, b.f.secrets)
+	out, code = batchResult(in.n, value, err, tool, b.f.secrets)
 	return out, stderr.Bytes(), code
 }
 
-// lineWords turns a line into the words of a command line: a JSON object
-// becomes `call METHOD PARAMS`. tool is set when a JSON line calls a
-// tool (tools/call), whose isError is then a failure, as for `tools call`.
-func (b *batchRun) lineWords(in rawLine) (words []string, tool *string, err error) {
-	if in.tooLong {
-		return nil, nil, usagef("the line is longer than --max-message-size allows (%d bytes): raise it, or shorten the line", b.s.maxMessage)
-	}
-	if strings.HasPrefix(in.text, "{") {
-		return jsonLineWords(in.text)
-	}
-	words, err = shellquote.Split(in.text)
+// lineWords splits a command line as a shell would.
+func lineWords(text string) ([]string, error) {
+	words, err := shellquote.Split(text)
 	if err != nil {
-		return nil, nil, usagef("cannot split the line as a shell would: %v", err)
+		return nil, usagef("cannot split the line as a shell would: %v", err)
 	}
 	if len(words) > 0 && words[0] == "mcpctl" {
 		words = words[1:] // a line copied from a shell
 	}
 	if len(words) == 0 {
-		return nil, nil, usagef("the line names no command: give a request (%s) or a JSON object", batchCommandNames)
+		return nil, usagef("the line names no command: give a request (%s) or a JSON object", batchCommandNames)
 	}
-	return words, nil, nil
+	return words, nil
 }
 
-// jsonLineWords reads a JSON request line: "method" and, optionally,
+// jsonLineCall reads a JSON request line: "method" and, optionally,
 // "params" (an object); "jsonrpc" and "id" are allowed and ignored, as
-// mcpctl numbers its requests itself.
-func jsonLineWords(text string) ([]string, *string, error) {
-	obj, err := argv.ParseObject("the line", []byte(text))
+// mcpctl numbers its requests itself. It is `call METHOD PARAMS`, params
+// a slice of text. tool is set when the line calls a tool (tools/call),
+// whose isError is then a failure, as for `tools call`.
+func jsonLineCall(text []byte) (*callOptions, *string, error) {
+	obj, err := argv.ParseObject("the line", text)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -397,19 +448,18 @@ func jsonLineWords(text string) ([]string, *string, error) {
 			return nil, nil, usagef(`unknown key %q in the line's JSON object: a request has "method" and "params"`, k)
 		}
 	}
-	words := []string{"call", "--", method}
 	p := obj.Get("params")
-	if p != nil {
-		words = append(words, string(p))
-	}
+	o := &callOptions{Method: method, RawParams: p, HasParams: p != nil}
 	if method != "tools/call" {
-		return words, nil, nil
+		return o, nil, nil
 	}
 	var named struct {
 		Name string `json:"name"`
 	}
-	_ = json.Unmarshal(p, &named)
-	return words, &named.Name, nil
+	if fields, err := ojson.SplitObject(p); err == nil {
+		_ = json.Unmarshal(fields.Get("name"), &named.Name)
+	}
+	return o, &named.Name, nil
 }
 
 // checkBatchLine refuses what a line may not do: name a server or give a
@@ -445,58 +495,97 @@ func checkBatchLine(app *cli.App, words []string) error {
 	return nil
 }
 
+// lineValue is what a line printed: the one result given to Print, as it
+// came, or the one JSON value it wrote on stdout itself; nil when it
+// printed nothing.
+func lineValue(printed []json.RawMessage, stdout []byte) (json.RawMessage, error) {
+	wrote, err := oneJSONValue(stdout)
+	if err != nil {
+		return nil, err
+	}
+	if wrote != nil {
+		printed = append(printed, wrote)
+	}
+	switch len(printed) {
+	case 0:
+		return nil, nil
+	case 1:
+		return printed[0], nil
+	}
+	return nil, usagef("the line printed more than one JSON value: a batch line must print one JSON result")
+}
+
 // batchResult is a line's JSON line: its result, or its error with the
 // exit code it would have on its own. What the line printed is the
 // result; with an error, a continuation (exit 6) or a tool's isError
-// result (exit 1), kept in the error object. The error's message and
-// data, which quote the server, have the credentials sent redacted.
-func batchResult(n int, stdout []byte, err error, tool *string, sent *secrets.Set) ([]byte, int) {
-	printed, perr := oneJSONValue(stdout)
-	if err == nil && perr != nil {
-		err = perr
-	}
+// result (exit 1), kept in the error object. The line is written once,
+// in a buffer of its size, the result compacted straight into it. The
+// error's message and data, which quote the server, have the credentials
+// sent redacted.
+func batchResult(n int, printed json.RawMessage, err error, tool *string, sent *secrets.Set) ([]byte, int) {
 	if err == nil && tool != nil && isToolError(printed) {
 		err = &ToolError{Name: *tool}
 	}
-	line := ojson.Members{}
-	line.Set("line", json.RawMessage(strconv.Itoa(n)))
+	var b bytes.Buffer
 	if err == nil {
-		if printed == nil {
-			printed = json.RawMessage("null")
+		b.Grow(len(printed) + 32)
+		b.WriteString(`{"line":` + strconv.Itoa(n) + `,"result":`)
+		switch {
+		case printed == nil:
+			b.WriteString("null")
+		case ojson.Compact(&b, printed) != nil:
+			err, printed = usagef("the line printed something that is not JSON: a batch line must print a JSON result"), nil
+			b.Reset()
 		}
-		line.Set("result", printed)
-		return append(line.JSON(), '\n'), ExitOK
+		if err == nil {
+			b.WriteString("}\n")
+			return b.Bytes(), ExitOK
+		}
 	}
 	code := ExitCode(err)
-	e := ojson.Members{}
-	e.Set("exit", json.RawMessage(strconv.Itoa(code)))
 	var rpc *client.RPCError
-	if errors.As(err, &rpc) {
-		e.Set("code", json.RawMessage(strconv.FormatInt(rpc.Code, 10)))
-	}
+	errors.As(err, &rpc)
 	msg := "interrupted"
 	if code != ExitInterrupted {
 		msg = sent.Redact(output.SanitizeMessage(oneLine(inOurWords(err))))
 	}
-	e.Set("message", ojson.String(msg))
-	if rpc != nil && len(rpc.Data) > 0 {
-		if d, derr := compactRaw(rpc.Data); derr == nil {
-			e.Set("data", json.RawMessage(sent.RedactJSON(d)))
-		}
+	quoted := ojson.String(msg)
+	var data json.RawMessage
+	if rpc != nil && json.Valid(rpc.Data) {
+		data = sent.RedactJSON(rpc.Data) // data that is no JSON is left out
 	}
-	if printed != nil {
-		key := "result"
-		if code == ExitInput {
-			key = "continuation"
-		}
-		e.Set(key, printed)
+	b.Grow(len(printed) + len(data) + len(quoted) + 96)
+	b.WriteString(`{"line":` + strconv.Itoa(n) + `,"error":{"exit":` + strconv.Itoa(code))
+	if rpc != nil {
+		b.WriteString(`,"code":` + strconv.FormatInt(rpc.Code, 10))
 	}
-	line.Set("error", e.JSON())
-	return append(line.JSON(), '\n'), code
+	b.WriteString(`,"message":`)
+	b.Write(quoted)
+	compactMember(&b, "data", data)
+	key := "result"
+	if code == ExitInput {
+		key = "continuation"
+	}
+	compactMember(&b, key, printed)
+	b.WriteString("}}\n")
+	return b.Bytes(), code
 }
 
-// oneJSONValue is what a line printed, compacted onto one line (the
-// server's fields and numbers as they were); nil when it printed nothing.
+// compactMember writes ,"key":value with value compacted; nothing for no
+// value, or one that is not JSON.
+func compactMember(b *bytes.Buffer, key string, value json.RawMessage) {
+	if len(value) == 0 {
+		return
+	}
+	mark := b.Len()
+	b.WriteString(`,"` + key + `":`)
+	if ojson.Compact(b, value) != nil {
+		b.Truncate(mark)
+	}
+}
+
+// oneJSONValue is the JSON value a line wrote on stdout itself (as
+// resources read --out - writes the contents); nil when it wrote nothing.
 func oneJSONValue(out []byte) (json.RawMessage, error) {
 	if len(bytes.TrimSpace(out)) == 0 {
 		return nil, nil
@@ -512,26 +601,18 @@ func oneJSONValue(out []byte) (json.RawMessage, error) {
 	if d.More() {
 		return nil, usagef("the line printed more than one JSON value: a batch line must print one JSON result")
 	}
-	return compactRaw(v)
-}
-
-func compactRaw(raw json.RawMessage) (json.RawMessage, error) {
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return v, nil
 }
 
 // lineConnection is a line's connection: the batch's client and settings,
 // this line's streams, JSON output. Closing it closes nothing of the
 // batch's.
-func (b *batchRun) lineConnection(ios *output.IOStreams, how ConnectOptions) *connection {
+func (b *batchRun) lineConnection(ios *output.IOStreams, how ConnectOptions, printed *[]json.RawMessage) *connection {
 	bs := b.s
 	st := *bs.connSettings
 	st.render, st.pageable = output.Options{Format: output.FormatJSON}, how.Pageable
 	return &connection{
 		connSettings: &st, f: b.f, ios: ios, client: bs.client, opts: bs.opts,
-		progress: bs.progress, input: bs.input, borrowed: true,
+		progress: bs.progress, input: bs.input, borrowed: true, printed: printed,
 	}
 }

@@ -2,13 +2,13 @@ package commands
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/mcpctl/mcpctl/client"
-	"github.com/mcpctl/mcpctl/internal/secrets"
 )
 
 func TestBatchFlags(t *testing.T) {
@@ -27,17 +27,21 @@ func TestBatchFlags(t *testing.T) {
 	})
 }
 
-// A JSON line becomes `call METHOD PARAMS`; what is not a request is
-// refused with the way out.
+// A JSON line becomes `call METHOD PARAMS`, its params where they lie in
+// the line; what is not a request is refused with the way out.
 func TestBatchJSONLine(t *testing.T) {
 	t.Parallel()
-	words, tool, err := jsonLineWords(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get-sum","arguments":{"b":3,"a":2}}}`)
-	if err != nil || strings.Join(words, " ") != `call -- tools/call {"name":"get-sum","arguments":{"b":3,"a":2}}` || tool == nil || *tool != "get-sum" {
-		t.Errorf("words %q, tool %v, err %v", words, tool, err)
+	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get-sum","arguments":{"b":3,"a":2}}}`)
+	o, tool, err := jsonLineCall(line)
+	if err != nil || o.Method != "tools/call" || string(o.RawParams) != `{"name":"get-sum","arguments":{"b":3,"a":2}}` || !o.HasParams || tool == nil || *tool != "get-sum" {
+		t.Fatalf("call %+v, tool %v, err %v", o, tool, err)
 	}
-	words, tool, err = jsonLineWords(`{"method":"ping"}`)
-	if err != nil || strings.Join(words, " ") != "call -- ping" || tool != nil {
-		t.Errorf("words %q, tool %v, err %v", words, tool, err)
+	if &o.RawParams[0] != &line[bytes.Index(line, []byte(`{"name"`))] {
+		t.Error("the params are a copy of the line's")
+	}
+	o, tool, err = jsonLineCall([]byte(`{"method":"ping"}`))
+	if err != nil || o.Method != "ping" || o.HasParams || tool != nil {
+		t.Errorf("call %+v, tool %v, err %v", o, tool, err)
 	}
 	for line, want := range map[string]string{
 		`{"method":`:                          "the line is not valid JSON",
@@ -47,7 +51,7 @@ func TestBatchJSONLine(t *testing.T) {
 		`{"method":"ping","result":{}}`:       `unknown key "result" in the line's JSON object`,
 		`{"method":"ping"} {"method":"ping"}`: "the line has extra data after the JSON object",
 	} {
-		_, _, err := jsonLineWords(line)
+		_, _, err := jsonLineCall([]byte(line))
 		var u *UsageError
 		if !errors.As(err, &u) || !strings.HasPrefix(u.Msg, want) {
 			t.Errorf("%s: err %v, want a usage error starting %q", line, err, want)
@@ -62,46 +66,47 @@ func TestBatchResult(t *testing.T) {
 	t.Parallel()
 	tool := "t"
 	for _, tc := range []struct {
-		name   string
-		stdout string
-		err    error
-		tool   *string
-		want   string
-		code   int
+		name    string
+		stdout  string
+		err     error
+		tool    *string
+		want    string
+		code    int
+		printed []string // given to Print
 	}{
-		{"result", "{\n  \"z\": 1,\n  \"a\": 1.50\n}\n", nil, nil, `{"line":7,"result":{"z":1,"a":1.50}}`, 0},
-		{"nothing printed", "", nil, nil, `{"line":7,"result":null}`, 0},
+		{"result", "{\n  \"z\": 1,\n  \"a\": 1.50\n}\n", nil, nil, `{"line":7,"result":{"z":1,"a":1.50}}`, 0, nil},
+		{"nothing printed", "", nil, nil, `{"line":7,"result":null}`, 0, nil},
 		{"rpc error", "", wrapOp("tools/call t", &client.RPCError{Code: -32602, Message: "bad a", Data: json.RawMessage(`{"field": "a"}`)}), nil,
-			`{"line":7,"error":{"exit":4,"code":-32602,"message":"tools/call t: server error -32602: bad a","data":{"field":"a"}}}`, 4},
+			`{"line":7,"error":{"exit":4,"code":-32602,"message":"tools/call t: server error -32602: bad a","data":{"field":"a"}}}`, 4, nil},
 		{"tool error", `{"isError":true,"content":[]}`, &ToolError{Name: "t"}, nil,
-			`{"line":7,"error":{"exit":1,"message":"tool \"t\" reported an error","result":{"isError":true,"content":[]}}}`, 1},
+			`{"line":7,"error":{"exit":1,"message":"tool \"t\" reported an error","result":{"isError":true,"content":[]}}}`, 1, nil},
 		{"json tools/call isError", `{"isError":true}`, nil, &tool,
-			`{"line":7,"error":{"exit":1,"message":"tool \"t\" reported an error","result":{"isError":true}}}`, 1},
+			`{"line":7,"error":{"exit":1,"message":"tool \"t\" reported an error","result":{"isError":true}}}`, 1, nil},
 		{"continuation", `{"kind":"mcpctl.continuation/v1"}`, &client.InputRequiredError{Method: "tools/call", Reason: "no answer"}, nil,
-			`{"line":7,"error":{"exit":6,"message":"the server needs input: no answer","continuation":{"kind":"mcpctl.continuation/v1"}}}`, 6},
-		{"not json", "Usage: …", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed something that is not JSON (invalid character 'U' looking for beginning of value): a batch line must print a JSON result"}}`, 2},
-		{"two values", "{}\n{}\n", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed more than one JSON value: a batch line must print one JSON result"}}`, 2},
+			`{"line":7,"error":{"exit":6,"message":"the server needs input: no answer","continuation":{"kind":"mcpctl.continuation/v1"}}}`, 6, nil},
+		{"not json", "Usage: …", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed something that is not JSON (invalid character 'U' looking for beginning of value): a batch line must print a JSON result"}}`, 2, nil},
+		{"two values", "{}\n{}\n", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed more than one JSON value: a batch line must print one JSON result"}}`, 2, nil},
 		{"usage", "", usagef("cannot split the line as a shell would: Unterminated single-quoted string"), nil,
-			`{"line":7,"error":{"exit":2,"message":"cannot split the line as a shell would: Unterminated single-quoted string"}}`, 2},
+			`{"line":7,"error":{"exit":2,"message":"cannot split the line as a shell would: Unterminated single-quoted string"}}`, 2, nil},
+		{"printed", "", nil, nil, `{"line":7,"result":{"z":1,"a":1.50}}`, 0, []string{"{\n  \"z\": 1,\n  \"a\": 1.50\n}"}},
+		{"printed twice", "", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed more than one JSON value: a batch line must print one JSON result"}}`, 2, []string{"{}", "{}"}},
+		{"printed and written", "{}", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed more than one JSON value: a batch line must print one JSON result"}}`, 2, []string{"{}"}},
+		{"printed not json", "", nil, nil, `{"line":7,"error":{"exit":2,"message":"the line printed something that is not JSON: a batch line must print a JSON result"}}`, 2, []string{"{"}},
+		{"rpc error, data not json", "", wrapOp("ping", &client.RPCError{Code: -1, Message: "m", Data: json.RawMessage(`{`)}), nil,
+			`{"line":7,"error":{"exit":4,"code":-1,"message":"ping: server error -1: m"}}`, 4, nil},
 	} {
-		got, code := batchResult(7, []byte(tc.stdout), tc.err, tc.tool, nil)
+		var printed []json.RawMessage
+		for _, p := range tc.printed {
+			printed = append(printed, json.RawMessage(p))
+		}
+		value, err := lineValue(printed, []byte(tc.stdout))
+		if tc.err != nil {
+			err = tc.err
+		}
+		got, code := batchResult(7, value, err, tc.tool, nil)
 		if string(got) != tc.want+"\n" || code != tc.code {
 			t.Errorf("%s:\n got %s (exit %d)\nwant %s (exit %d)", tc.name, got, code, tc.want, tc.code)
 		}
-	}
-}
-
-// A line's error quotes the server: its message and data have the
-// credentials sent redacted (issue 24, item 9).
-func TestBatchResultRedacts(t *testing.T) {
-	t.Parallel()
-	var sent secrets.Set
-	sent.Add("s3cr3t-token-value", "12345678")
-	err := wrapOp("tools/call t", &client.RPCError{Code: -32001, Message: "bad token s3cr3t-token-value", Data: json.RawMessage(`{"sent":"Bearer s3cr3t-token-value","n":12345678}`)})
-	got, code := batchResult(7, nil, err, nil, &sent)
-	want := `{"line":7,"error":{"exit":4,"code":-32001,"message":"tools/call t: server error -32001: bad token [REDACTED]","data":"{\"sent\":\"Bearer [REDACTED]\",\"n\":[REDACTED]}"}}`
-	if string(got) != want+"\n" || code != 4 {
-		t.Errorf("got %s (exit %d)\nwant %s", got, code, want)
 	}
 }
 

@@ -46,6 +46,10 @@ type connection struct {
 	ks         *sessiond.Conn
 	viaSession bool
 	borrowed   bool // a batch line's: the client and the rest are the batch's, closed by it
+	// printed, on a batch line's connection, keeps what Print is given
+	// as it came: the line's JSON line is written from it, not from a
+	// rendering of it (a large result is not copied twice more).
+	printed *[]json.RawMessage
 }
 
 func (s *connection) Client() *client.Client { return s.client }
@@ -60,6 +64,10 @@ func (s *connection) endpoint() *endpoint { return s.ep }
 // Print renders a raw result on stdout.
 func (s *connection) Print(ctx context.Context, kind output.Kind, raw json.RawMessage) error {
 	s.progress.Done()
+	if s.printed != nil {
+		*s.printed = append(*s.printed, raw)
+		return nil
+	}
 	return output.Render(ctx, s.ios, s.render, kind, raw)
 }
 

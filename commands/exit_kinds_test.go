@@ -132,6 +132,8 @@ var notMet = map[string]string{
 	"client.ErrNotCached":   "asked for by a dry run only (CallOptions.CacheOnly), which then shows the call as given",
 	"atomicfile.ErrLocked":  "Lock waits it out; a session's lock becomes sessiond.ErrLocked, which session commands put in their words",
 	"atomicfile.ErrNoLocks": "Windows: the token store goes on without a lock; sessions are unsupported there before any lock",
+	"atomicfile.NameError":  "skills get --out (saveSkill) puts it in its words: an invalid skill entry (skills.EntryError), or a usage error",
+	"atomicfile.TreeError":  "skills get --out (saveSkill) puts it in its words: a usage error naming the path below --out",
 	"sessiond.UnsafeError":  "an invocation warns and reaches the server itself; session commands refuse it as a UsageError (sessionPaths)",
 }
 

@@ -68,8 +68,9 @@ func runPing(o *noOptions) error {
 type callOptions struct {
 	invocation
 	Method    string
-	Params    string // PARAMS-JSON, or - for stdin
-	HasParams bool   // PARAMS-JSON was given
+	Params    string          // PARAMS-JSON, or - for stdin
+	RawParams json.RawMessage // params read already (a batch's JSON line), instead of Params
+	HasParams bool            // PARAMS-JSON was given
 }
 
 func newCmdCall(f *Factory, runF func(*callOptions) error) *cli.Command {
@@ -95,15 +96,19 @@ func runCall(o *callOptions) error {
 	return o.withConnection(func(conn Connection) error {
 		var params json.RawMessage
 		if o.HasParams {
-			data, err := argv.ReadJSONArg("params", o.Params, o.IO.In)
-			if err != nil {
+			data := []byte(o.RawParams)
+			if data == nil {
+				var err error
+				if data, err = argv.ReadJSONArg("params", o.Params, o.IO.In); err != nil {
+					return err
+				}
+			}
+			if _, err := argv.ParseObject("params", data); err != nil {
 				return err
 			}
-			obj, err := argv.ParseObject("params", data)
-			if err != nil {
-				return err
-			}
-			params = obj.JSON()
+			// As given: the client sends a key given twice once, with
+			// its last value, as ParseObject reads it.
+			params = data
 		}
 		raw, err := conn.Client().Call(o.ctx(), o.Method, params, nil)
 		if err != nil {

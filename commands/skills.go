@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -240,48 +239,55 @@ func warnEntries(conn Connection, bad []error) {
 }
 
 // saveSkill fetches and verifies every file of sk, then writes them under
-// dir/SERVER/PATH. Nothing is written unless every file matches.
+// dir/SERVER/PATH. Nothing is written unless every file matches and every
+// one can be written (atomicfile.WriteTree): the names are checked before
+// any file is read, the disk before any file is written.
 func saveSkill(ctx context.Context, conn Connection, ios *output.IOStreams, sk *skills.Skill, dir string) error {
 	if sk.Dynamic {
 		return &skills.VerifyError{URI: sk.URI, Problem: "the skill is dynamic: its entry lists no files to verify, so it is not saved"}
 	}
-	base := filepath.Join(dir, serverLabelOf(conn))
 	for _, seg := range strings.Split(sk.Path(), "/") {
 		if err := safeSegment(seg); err != nil {
 			return &skills.EntryError{URI: sk.URI, Problem: fmt.Sprintf("its path segment %q %v", seg, err)}
 		}
-		base = filepath.Join(base, seg)
 	}
-	type file struct {
-		rel  string
-		data []byte
+	if err := atomicfile.CheckTree([]string{sk.Path()}); err != nil {
+		return &skills.EntryError{URI: sk.URI, Problem: "its path " + err.Error() + "; nothing is written"}
 	}
-	var files []file
-	for _, f := range sk.Files {
+	files := make([]atomicfile.TreeFile, len(sk.Files))
+	rels := make([]string, len(sk.Files))
+	for i, f := range sk.Files {
 		rel, err := cleanRel(sk.Rel(f.URI))
 		if err != nil {
-			return &skills.EntryError{URI: sk.URI, Problem: fmt.Sprintf("file %s: %v", f.URI, err)}
+			return &skills.EntryError{URI: sk.URI, Problem: fmt.Sprintf("file %s: %v", output.SanitizeName(f.URI), err)}
 		}
+		files[i].Path, rels[i] = rel, rel
+	}
+	if err := atomicfile.CheckTree(rels); err != nil {
+		return &skills.EntryError{URI: sk.URI, Problem: err.Error() + "; nothing is written"}
+	}
+	var total int
+	for i, f := range sk.Files {
 		_, data, err := skills.ReadFile(ctx, conn.Client(), sk, f.URI)
 		if err != nil {
 			return wrapOp("resources/read", err)
 		}
-		files = append(files, file{rel, data})
+		files[i].Data = data
+		total += len(data)
 	}
-	var total int
-	// Every path is checked before any file is written.
-	for _, f := range files {
-		if err := writeUnder(dir, base, f.rel, nil, false); err != nil {
-			return err
+	base := serverLabelOf(conn) + "/" + sk.Path()
+	if err := atomicfile.WriteTree(dir, base, files, 0o755); err != nil {
+		var tree *atomicfile.TreeError
+		var names *atomicfile.NameError
+		switch {
+		case errors.As(err, &tree):
+			return usagef("--out: %s %s; nothing is written", filepath.Join(dir, filepath.FromSlash(atomicfile.ShortPath(tree.Path))), tree.Problem)
+		case errors.As(err, &names):
+			return usagef("--out: %v; nothing is written", names)
 		}
+		return usagef("--out: %v", err)
 	}
-	for _, f := range files {
-		if err := writeUnder(dir, base, f.rel, f.data, true); err != nil {
-			return err
-		}
-		total += len(f.data)
-	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: wrote %d verified files (%d bytes) to %s\n", len(files), total, output.SanitizeLine(base))
+	fmt.Fprintf(ios.ErrOut, "mcpctl: wrote %d verified files (%d bytes) to %s\n", len(files), total, output.SanitizeLine(filepath.Join(dir, filepath.FromSlash(base))))
 	return nil
 }
 
@@ -299,64 +305,18 @@ func cleanRel(rel string) (string, error) {
 	return rel, nil
 }
 
-// safeSegment refuses a path segment that could leave its folder or that
-// a file system reads otherwise than it is written.
+// safeSegment refuses a path segment that could leave its folder, that a
+// file system reads otherwise than it is written, or that would show as
+// another name (a control, a bidi override, a zero-width space: whatever
+// a name shown at a terminal would escape).
 func safeSegment(seg string) error {
 	switch {
 	case seg == "", seg == ".", seg == "..":
 		return errors.New("is not a file name")
 	case strings.ContainsAny(seg, `\:`):
 		return errors.New(`holds a \ or a colon`)
-	}
-	for _, r := range seg {
-		if r < 0x20 || r == 0x7f {
-			return errors.New("holds a control character")
-		}
-	}
-	return nil
-}
-
-// writeUnder writes data to base/rel, creating the folders on the way
-// (with write false, it only checks the way). top is the user's --out
-// DIR; below it, where the names come from the server, no folder may be a
-// symbolic link, nor the file.
-func writeUnder(top, base, rel string, data []byte, write bool) error {
-	path := filepath.Join(base, filepath.FromSlash(rel))
-	r, err := filepath.Rel(top, path)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return usagef("--out: %s is outside %s", path, top)
-	}
-	if write {
-		if err := os.MkdirAll(top, 0o755); err != nil {
-			return usagef("--out: %v", err)
-		}
-	}
-	cur := top
-	parts := strings.Split(r, string(filepath.Separator))
-	for i, p := range parts {
-		cur = filepath.Join(cur, p)
-		fi, err := os.Lstat(cur)
-		switch {
-		case err == nil && fi.Mode()&os.ModeSymlink != 0:
-			return usagef("--out: %s is a symbolic link; not following it", cur)
-		case err == nil && i < len(parts)-1 && !fi.IsDir():
-			return usagef("--out: %s is not a directory", cur)
-		case errors.Is(err, os.ErrNotExist) && i < len(parts)-1:
-			if !write {
-				return nil // nothing further down exists yet
-			}
-			if err := os.Mkdir(cur, 0o755); err != nil {
-				return usagef("--out: %v", err)
-			}
-		case err != nil && !errors.Is(err, os.ErrNotExist):
-			return usagef("--out: %v", err)
-		}
-	}
-	if !write {
-		return nil
-	}
-	if err := atomicfile.Write(path, data); err != nil {
-		return usagef("--out: %v", err)
+	case output.SanitizeName(seg) != seg:
+		return errors.New("holds an invisible, direction-changing or control character")
 	}
 	return nil
 }

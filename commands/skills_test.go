@@ -27,7 +27,7 @@ func TestCleanRel(t *testing.T) {
 			t.Errorf("cleanRel(%q): %v", ok, err)
 		}
 	}
-	for _, bad := range []string{"", "../x", "a/../../x", "/etc/passwd", "a//b", "./a", `a\b`, "c:x", "a/\x1b[2J"} {
+	for _, bad := range []string{"", "../x", "a/../../x", "/etc/passwd", "a//b", "./a", `a\b`, "c:x", "a/\x1b[2J", "GUIDE\u202edm.txt", "refer\u200bences/x", "\u0085x", "a/\xff"} {
 		if _, err := cleanRel(bad); err == nil {
 			t.Errorf("cleanRel(%q) accepted it", bad)
 		}

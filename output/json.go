@@ -151,7 +151,7 @@ func (v *value) array(key string) ([]*value, bool) {
 // it apart from whitespace.
 func (v *value) compact() string {
 	var b bytes.Buffer
-	if err := json.Compact(&b, v.raw); err != nil {
+	if err := ojson.Compact(&b, v.raw); err != nil {
 		return string(v.raw)
 	}
 	return b.String()
@@ -177,7 +177,7 @@ func writeJSON(w *bytes.Buffer, raw []byte, tty bool) error {
 			w.Write(escapeTerminalRunes(b.Bytes()))
 		}
 	} else {
-		err = json.Compact(w, raw)
+		err = ojson.Compact(w, raw) // into w: no buffer of its own, as large as raw
 	}
 	if err != nil {
 		return fmt.Errorf("invalid JSON result: %w", err)

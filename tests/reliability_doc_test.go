@@ -30,6 +30,8 @@ func TestReliabilityDocListsEveryTest(t *testing.T) {
 		"session_test.go": `(?m)^func (Test\w+)\(`,
 		// Issue 24: sessions keyed by their caller, secrets off argv.
 		"session_identity_test.go": `(?m)^func (Test\w+)\(`,
+		// Issue 24 item 5: skill files written where others can write.
+		"skills_out_linux_test.go": `(?m)^func (Test\w+)\(`,
 	} {
 		src, err := os.ReadFile(file)
 		if err != nil {

@@ -6,6 +6,8 @@
 // The data goes to a temporary file in the same directory, is synced to
 // disk, and is then renamed (Write) or linked (Create) into place; on Unix
 // the directory is synced too, so that the new name survives a crash.
+// WriteTree does the same for a tree of files whose names come from
+// someone else, all of them or none, through folders it holds open.
 // Files are 0600 and directories 0700: what mcpctl keeps may be private.
 //
 // It is the only place in mcpctl that creates a file by renaming one (a

@@ -15,3 +15,11 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
+
+// syncRoot is syncDir for a folder held open.
+func syncRoot(r *os.Root) {
+	if d, err := r.Open("."); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}

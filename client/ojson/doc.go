@@ -6,7 +6,8 @@
 //     as raw JSON: for splicing a field into a request or a result while
 //     every other byte passes through as the server (or the user) wrote
 //     it. SplitObject keeps duplicate keys; Get, Set and Keys read them
-//     as encoding/json does (the last value wins).
+//     as encoding/json does (the last value wins). Its values are slices
+//     of the text split, not copies: a large value is held once.
 //
 //   - a parsed tree (Parse): *Object, *Array, string, json.Number, bool
 //     and nil, for walking a document: validating it against a schema,

@@ -63,6 +63,7 @@ func writeValue(b *bytes.Buffer, v any) {
 // invalid UTF-8 differs between Go's json v1 and v2.
 func String(s string) json.RawMessage {
 	var b bytes.Buffer
+	b.Grow(len(s) + 2) // plain text, the usual case, fills it: no copies left behind
 	writeString(&b, s)
 	return b.Bytes()
 }

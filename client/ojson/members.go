@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // Errors of SplitObject, besides a *SyntaxError (which says where, so that
@@ -26,13 +27,13 @@ type Member struct {
 type Members []Member
 
 // SplitObject returns the members of the JSON object data in wire order,
-// duplicates included, each value as raw JSON. data must hold exactly one
+// duplicates included, each value as raw JSON: a slice of data, not a
+// copy (a large argument is not held twice). data must hold exactly one
 // object (surrounding white space aside).
 func SplitObject(data []byte) (Members, error) {
 	m, err := splitObject(data)
 	if err != nil && err != ErrNotObject && err != ErrTrailingData {
-		// encoding/json's errors differ between its v1 and v2; report
-		// the text's own fault in words of ours.
+		// Report the text's own fault in the words Check uses everywhere.
 		if se := Check(data); se != nil {
 			if se.Offset == int64(len(data)) && bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
 				return nil, ErrUnterminated
@@ -43,35 +44,86 @@ func SplitObject(data []byte) (Members, error) {
 	return m, err
 }
 
+// splitObject walks data with Check's reader, taking each member's value
+// where it lies.
 func splitObject(data []byte) (Members, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
+	c := checker{data: data}
+	c.space()
+	if c.pos >= len(data) {
+		return nil, c.end()
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
+	switch data[c.pos] {
+	case '{':
+	case '[':
+		return nil, ErrNotObject
+	default:
+		if err := c.value(); err != nil { // a scalar: read, to tell a typo from a string
+			return nil, err
+		}
 		return nil, ErrNotObject
 	}
+	c.pos++
+	c.space()
 	out := Members{}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, err
+	if c.pos < len(data) && data[c.pos] == '}' {
+		c.pos++
+	} else {
+		for {
+			if c.pos >= len(data) || data[c.pos] != '"' {
+				return nil, c.bad("")
+			}
+			start := c.pos
+			if err := c.str(); err != nil {
+				return nil, err
+			}
+			key, err := unquote(data[start:c.pos])
+			if err != nil {
+				return nil, err
+			}
+			c.space()
+			if c.pos >= len(data) || data[c.pos] != ':' {
+				return nil, c.bad("after object key")
+			}
+			c.pos++
+			c.space()
+			start = c.pos
+			if err := c.value(); err != nil {
+				return nil, err
+			}
+			// Capped, so that appending to a value never writes over
+			// what follows it in data.
+			out = append(out, Member{Key: key, Value: data[start:c.pos:c.pos]})
+			c.space()
+			if c.pos >= len(data) {
+				return nil, c.end()
+			}
+			if data[c.pos] == '}' {
+				c.pos++
+				break
+			}
+			if data[c.pos] != ',' {
+				return nil, c.bad("after object key:value pair")
+			}
+			c.pos++
+			c.space()
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, Member{Key: kt.(string), Value: v})
 	}
-	if end, err := dec.Token(); err != nil || end != json.Delim('}') {
-		return nil, ErrUnterminated
-	}
-	if len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+	c.space()
+	if c.pos < len(data) {
 		return nil, ErrTrailingData
 	}
 	return out, nil
+}
+
+// unquote is a JSON string's value (q with its quotes, checked by str).
+func unquote(q []byte) (string, error) {
+	in := q[1 : len(q)-1]
+	if bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+		return string(in), nil
+	}
+	var s string
+	err := json.Unmarshal(q, &s)
+	return s, err
 }
 
 // Get returns the value of key (the last one, if the object has several),
@@ -155,15 +207,26 @@ func (m Members) Unique() Members {
 	return out
 }
 
-// JSON writes the members, as they are, as a compact JSON object.
+// JSON writes the members, as they are, as a compact JSON object, in a
+// buffer of its final size (a large value is copied once).
 func (m Members) JSON() json.RawMessage {
-	var b bytes.Buffer
+	n := 2
+	for _, f := range m {
+		n += len(f.Key) + 4 + max(len(f.Value), 4) // quotes, colon, comma
+	}
+	b := bytes.NewBuffer(make([]byte, 0, n))
+	m.WriteJSON(b)
+	return b.Bytes()
+}
+
+// WriteJSON writes the members as JSON does, into b.
+func (m Members) WriteJSON(b *bytes.Buffer) {
 	b.WriteByte('{')
 	for i, f := range m {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		writeString(&b, f.Key)
+		writeString(b, f.Key)
 		b.WriteByte(':')
 		if len(f.Value) == 0 {
 			b.WriteString("null")
@@ -172,7 +235,6 @@ func (m Members) JSON() json.RawMessage {
 		}
 	}
 	b.WriteByte('}')
-	return b.Bytes()
 }
 
 // JoinArray writes raw values as a JSON array.

@@ -3,6 +3,7 @@ package ojson
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -82,5 +83,31 @@ func TestJoinArray(t *testing.T) {
 	}
 	if got := string(JoinArray(nil)); got != `[]` {
 		t.Errorf("JoinArray(nil) = %s", got)
+	}
+}
+
+// A member's value is where it lies in the object, not a copy: a large
+// argument is not held twice. Appending to a value does not write over
+// the next member.
+func TestSplitObjectValuesAreSlices(t *testing.T) {
+	data := []byte(`{"big": "` + strings.Repeat("x", 1<<20) + `", "next": 1, "k\u00e9y\n": true}`)
+	m, err := SplitObject(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := m.Get("big")
+	if &big[0] != &data[8] {
+		t.Error("the value is a copy")
+	}
+	_ = append(big, '!')
+	if got := string(m.Get("next")); got != "1" {
+		t.Errorf("next = %s after an append to big", got)
+	}
+	if !m.Has("kéy\n") {
+		t.Errorf("keys %q: an escaped key is not read", m.Keys())
+	}
+	allocs := testing.AllocsPerRun(10, func() { _, _ = SplitObject(data) })
+	if allocs > 8 {
+		t.Errorf("%v allocations to split three members", allocs)
 	}
 }

@@ -1,6 +1,7 @@
 package ojson
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -283,5 +284,31 @@ func (c *checker) literal(word string) *SyntaxError {
 		}
 		c.pos++
 	}
+	return nil
+}
+
+// Compact writes src to dst without the white space between its tokens,
+// as json.Compact does, after checking it is one JSON value; every other
+// byte is kept as it is. Unlike json.Compact (built on encoding/json/v2,
+// which formats into a buffer of its own as large as src), it writes
+// straight into dst: a large result is not held twice more.
+func Compact(dst *bytes.Buffer, src []byte) error {
+	if se := Check(src); se != nil {
+		return se
+	}
+	dst.Grow(len(src))
+	start, inString := 0, false
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte, a quote perhaps
+		case c == '"':
+			inString = !inString
+		case !inString && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			dst.Write(src[start:i])
+			start = i + 1
+		}
+	}
+	dst.Write(src[start:])
 	return nil
 }

@@ -1,8 +1,10 @@
 package ojson
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -58,5 +60,36 @@ func TestCheckAgreesWithValid(t *testing.T) {
 		if got, want := Check(in) == nil, json.Valid(in); got != want {
 			t.Fatalf("Check(%q) valid=%v, json.Valid=%v", in, got, want)
 		}
+	}
+}
+
+// Compact elides the white space between tokens, keeps every other byte
+// (escapes, number text, key order), refuses what is not one JSON value,
+// and allocates nothing of its own.
+func TestCompact(t *testing.T) {
+	for in, want := range map[string]string{
+		" {\n  \"a\" : [1, 2.50 ,\t\"x y\\\" \\\\\"],\r\n \"b\": {} } ": `{"a":[1,2.50,"x y\" \\"],"b":{}}`,
+		`"\u00e9 <&>"`: `"\u00e9 <&>"`,
+		"[ ]":          `[]`,
+	} {
+		var b bytes.Buffer
+		if err := Compact(&b, []byte(in)); err != nil || b.String() != want {
+			t.Errorf("Compact(%q) = %q, %v; want %q", in, b.String(), err, want)
+		}
+	}
+	for _, in := range []string{`{"a":`, `{} {}`, ``, `x`} {
+		var b bytes.Buffer
+		if err := Compact(&b, []byte(in)); err == nil {
+			t.Errorf("Compact(%q) accepted it", in)
+		}
+	}
+	big := []byte(`{"text": "` + strings.Repeat("x", 1<<20) + `"}`)
+	b := bytes.NewBuffer(make([]byte, 0, len(big)))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_ = Compact(b, big)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("compacting 1 MiB into a buffer large enough allocated %d bytes", n)
 	}
 }
