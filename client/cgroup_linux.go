@@ -153,7 +153,7 @@ func removeStaleCgroups(parent string) {
 		rest, ok := strings.CutPrefix(e.Name(), cgroupPrefix)
 		owner, _, ok2 := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(owner)
-		if !ok || !ok2 || err != nil || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+		if !ok || !ok2 || err != nil || !e.IsDir() || pid == os.Getpid() || ownerRuns(pid) {
 			continue
 		}
 		dir := filepath.Join(parent, e.Name())
@@ -166,6 +166,16 @@ func removeStaleCgroups(parent string) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
+}
+
+// ownerRuns: the process that made a cgroup still runs (a zombie, which
+// its parent has not reaped, does not: init in a container may never).
+// One of another user's still runs for all we know.
+func ownerRuns(pid int) bool {
+	if p, ok := readProc(pid); ok {
+		return !p.zombie
+	}
+	return syscall.Kill(pid, 0) != syscall.ESRCH
 }
 
 // killCgroup kills everything in the cgroup dir at once (cgroup.kill,

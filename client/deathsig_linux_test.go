@@ -97,7 +97,7 @@ func TestHelperHoldsDeafServer(t *testing.T) {
 
 // A cgroup left by a process that died with its server's descendants
 // still in it (deaf to SIGTERM) is emptied and removed by the next server
-// that gets a cgroup beside it.
+// that gets a cgroup beside it, even while the dead one is a zombie.
 func TestStaleCgroupWithProcessesCleaned(t *testing.T) {
 	dir, fd, err := newCgroup()
 	if err != nil {
@@ -105,9 +105,15 @@ func TestStaleCgroupWithProcessesCleaned(t *testing.T) {
 	}
 	syscall.Close(fd)
 	_ = syscall.Rmdir(dir)
+	// Its owner died and was not reaped (init in a container may never
+	// reap): a zombie runs no more.
 	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
+	if err := dead.Start(); err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = dead.Wait() })
+	if !waitUntil(5*time.Second, func() bool { p, ok := readProc(dead.Process.Pid); return ok && p.zombie }) {
+		t.Fatal("the owner did not become a zombie")
 	}
 	stale := filepath.Join(filepath.Dir(dir), cgroupPrefix+strconv.Itoa(dead.Process.Pid)+"-1")
 	if err := syscall.Mkdir(stale, 0o755); err != nil {
