@@ -133,6 +133,8 @@ var notMet = map[string]string{
 	"atomicfile.ErrLocked":  "Lock waits it out; a session's lock becomes sessiond.ErrLocked, which session commands put in their words",
 	"atomicfile.ErrNoLocks": "Windows: the token store goes on without a lock; sessions are unsupported there before any lock",
 	"sessiond.UnsafeError":  "an invocation warns and reaches the server itself; session commands refuse it as a UsageError (sessionPaths)",
+	"sessiond.UnresponsiveError": "an invocation warns and reaches the server itself; session list shows the session, session stop ends it by its pid, " +
+		"session start refuses it as a UsageError",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;
