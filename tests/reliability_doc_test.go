@@ -30,7 +30,7 @@ func TestReliabilityDocListsEveryTest(t *testing.T) {
 		"session_test.go": `(?m)^func (Test\w+)\(`,
 		// Issue 24: sessions keyed by their caller, secrets off argv.
 		"session_identity_test.go": `(?m)^func (Test\w+)\(`,
-		// Issue 24 items 5 and 8: the sessions folder, sessions that end.
+		// Issue 24 items 5, 6 and 8: the sessions folder, memory, ends.
 		"session_faults_test.go": `(?m)^func (Test\w+)\(`,
 	} {
 		src, err := os.ReadFile(file)

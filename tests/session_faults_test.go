@@ -2,9 +2,12 @@
 
 package tests
 
-// Issue 24, items 5 and 8: the sessions folder and its parent, and
-// sessions that end cleanly whatever happens. The real binary against the
-// demo server and fakemcp.
+// Issue 24, items 5, 6 and 8: the sessions folder and its parent, memory a
+// server cannot inflate through a session, and sessions that end cleanly
+// whatever happens. The real binary against the demo server and fakemcp;
+// the tests that measure memory run the shipped build (as the fault suite
+// does), not this test binary, and read the session process's peak
+// resident set from /proc.
 
 import (
 	"encoding/json"
@@ -13,12 +16,58 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
 )
+
+// shippedKsEnv is a ksEnv whose mcpctl and fakemcp are the shipped build.
+func shippedKsEnv(t *testing.T) *ksEnv {
+	return newKsEnv(t).with("PATH=" + faultBinaries(t) + ":" + os.Getenv("PATH"))
+}
+
+// peakRSS is process pid's peak resident set in MiB (VmHWM).
+func peakRSS(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kib, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return kib >> 10
+		}
+	}
+	t.Fatalf("no VmHWM in /proc/%d/status", pid)
+	return 0
+}
+
+// capped keeps the first MiB written to it, and counts the rest.
+type capped struct {
+	mu sync.Mutex
+	b  []byte
+	n  int64
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n += int64(len(p))
+	if room := 1<<20 - len(c.b); room > 0 {
+		c.b = append(c.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+func (c *capped) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.b)
+}
 
 // TestSessionFolderMustBePrivate: the folder that holds the sessions
 // folder ($XDG_RUNTIME_DIR/mcpctl, else the state folder) is held to the
@@ -116,6 +165,79 @@ func TestSessionLogNotFollowed(t *testing.T) {
 	}
 	if out, _ := e.must("session", "logs", "d"); !strings.Contains(out, "session d: serving") {
 		t.Errorf("session logs: %s", out)
+	}
+}
+
+// TestSessionPausedListenerBounded: a listen through a session, paused
+// (SIGSTOP, as Ctrl-Z does), while the server floods it with 256 MiB of
+// notifications: the session holds a few MiB for it at most (its peak
+// resident set stays under 100 MiB), disconnects it once it falls
+// behind, and goes on; resumed, the listener ends with exit 3, saying it
+// fell behind.
+func TestSessionPausedListenerBounded(t *testing.T) {
+	e := shippedKsEnv(t).with("MCPCTL_STDIO=fakemcp legacyflood")
+	e.must("session", "start")
+	pid := e.sessionPID()
+	listener, _, lerr := e.cmd("listen", "--resource", "fake://note", "--timeout", "120s")
+	out := &capped{}
+	listener.Stdout = out
+	if err := listener.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = listener.Process.Kill() }()
+	flood := func(count, size int) {
+		t.Helper()
+		e.must("call", "tools/call", fmt.Sprintf(`{"name":"flood","arguments":{"count":%d,"size":%d}}`, count, size))
+	}
+	// Listening once a flood of one reaches it.
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), `"pad":"x"`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the listener heard nothing:\n%s\n%s", out.String(), lerr.String())
+		}
+		flood(1, 1)
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := listener.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	flood(1024, 256<<10)
+	rss := peakRSS(t, pid)
+	t.Logf("the session's peak resident set: %d MiB", rss)
+	if rss >= 100 {
+		t.Errorf("the session's peak resident set is %d MiB with a paused listener flooded, want under 100", rss)
+	}
+	if err := listener.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	if code := waitExit(t, listener, 30*time.Second, lerr); code != 3 || !strings.Contains(lerr.String(), "this command fell behind reading what the server sent") {
+		t.Errorf("the listener: exit %d, %s", code, lerr.String())
+	}
+	if out, _ := e.must("call", "tools/call", `{"name":"flood","arguments":{"count":1,"size":1}}`); !strings.Contains(out, "flooded") {
+		t.Errorf("the session after: %s", out)
+	}
+	if logs, _ := e.must("session", "logs", strings.TrimSpace(sessionName(t, e))); !strings.Contains(logs, "a client fell behind") {
+		t.Errorf("the session's log:\n%s", logs)
+	}
+}
+
+// TestSessionFailedListingsBounded: five listings through a session of a
+// legacy server whose pages never end (1 MiB each, each listing given up
+// at the 64 MiB limit): the session remembers none of them and holds
+// little of them (its peak resident set stays under 100 MiB).
+func TestSessionFailedListingsBounded(t *testing.T) {
+	e := shippedKsEnv(t).with("MCPCTL_STDIO=fakemcp legacyendlesspages:1048576")
+	e.must("session", "start")
+	pid := e.sessionPID()
+	for i := range 5 {
+		if _, errs, code := e.run("tools", "list"); code != 3 {
+			t.Fatalf("listing %d: exit %d, want 3: %s", i, code, errs)
+		}
+	}
+	rss := peakRSS(t, pid)
+	t.Logf("the session's peak resident set: %d MiB", rss)
+	if rss >= 100 {
+		t.Errorf("the session's peak resident set is %d MiB after five failed listings, want under 100", rss)
 	}
 }
 
