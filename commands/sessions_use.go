@@ -272,7 +272,10 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	if err := p.CheckLength(); err != nil {
 		return nil, sessionFileError(err, st)
 	}
-	if kc, err := sessiond.Dial(p); err != nil {
+	var unresponsive *sessiond.UnresponsiveError
+	if kc, err := sessiond.Dial(p); errors.As(err, &unresponsive) && unresponsive.Name != "" {
+		return nil, usagef("%v: end it with 'mcpctl session stop %s', or start again with --replace", err, unresponsive.Name)
+	} else if err != nil {
 		return nil, usagef("%v", err)
 	} else if kc != nil {
 		kc.Close()

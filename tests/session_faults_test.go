@@ -350,6 +350,9 @@ func TestSessionStoppedProcess(t *testing.T) {
 	if d := time.Since(start); d > 8*time.Second {
 		t.Errorf("listing and a command took %s with stopped sessions: they waited for them", d)
 	}
+	if _, errs, code := demo.run("session", "start"); code != 2 || !strings.Contains(errs, "its process is stopped: end it with 'mcpctl session stop d', or start again with --replace") {
+		t.Errorf("session start over the stopped session: exit %d: %s", code, errs)
+	}
 	_, errs = e.must("session", "stop", "d")
 	if !strings.Contains(errs, fmt.Sprintf("stopped session d (pid %d)", pids["d"])) || procRunning(pids["d"]) {
 		t.Errorf("session stop d: %s", errs)
