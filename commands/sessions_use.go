@@ -151,6 +151,7 @@ func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
 		}
 		return nil
 	}
+	defer dir.Close()
 	p := sessiond.Paths{Dir: dir, ID: s.sessionID}
 	kc, err := sessiond.Dial(p)
 	if err == nil && kc == nil && keep > 0 {
@@ -239,6 +240,7 @@ func (s *connection) dialKeepalive() (client.Transport, func(), error) {
 		dir, err := s.f.sessionDir(false)
 		if err == nil {
 			kc, err = sessiond.Dial(sessiond.Paths{Dir: dir, ID: s.sessionID})
+			dir.Close()
 		}
 		if err != nil {
 			return nil, nil, err
@@ -269,6 +271,7 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	if err != nil {
 		return nil, err
 	}
+	defer p.Dir.Close()
 	if err := p.CheckLength(); err != nil {
 		return nil, sessionFileError(err, st)
 	}
