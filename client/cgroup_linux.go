@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 var cgroupSeq atomic.Int64
@@ -139,19 +140,55 @@ func delegated(dir string) bool {
 	return false
 }
 
-// removeStaleCgroups removes the empty cgroups left by servers of
-// processes that were killed before they could clean up. A cgroup that
-// still holds a process is not removed (rmdir refuses).
+// removeStaleCgroups removes the cgroups left by the servers of
+// processes that died before they could clean up (kill -9, a crash). The
+// server itself died with its parent (dieWithParent), but what it started
+// may still run there, deaf to the end of its input and to SIGTERM: it is
+// killed (cgroup.kill, or each process), and the cgroup removed once
+// empty. A cgroup whose owner still runs, or that is another user's, is
+// left be.
 func removeStaleCgroups(parent string) {
 	entries, _ := os.ReadDir(parent)
 	for _, e := range entries {
 		rest, ok := strings.CutPrefix(e.Name(), cgroupPrefix)
 		owner, _, ok2 := strings.Cut(rest, "-")
 		pid, err := strconv.Atoi(owner)
-		if !ok || !ok2 || err != nil || !e.IsDir() || pid == os.Getpid() || syscall.Kill(pid, 0) != syscall.ESRCH {
+		if !ok || !ok2 || err != nil || !e.IsDir() || pid == os.Getpid() || ownerRuns(pid) {
 			continue
 		}
-		_ = syscall.Rmdir(filepath.Join(parent, e.Name()))
+		dir := filepath.Join(parent, e.Name())
+		if syscall.Rmdir(dir) != syscall.EBUSY {
+			continue
+		}
+		killCgroup(dir)
+		deadline := time.Now().Add(time.Second)
+		for syscall.Rmdir(dir) == syscall.EBUSY && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// ownerRuns: the process that made a cgroup still runs (a zombie, which
+// its parent has not reaped, does not: init in a container may never).
+// One of another user's still runs for all we know.
+func ownerRuns(pid int) bool {
+	if p, ok := readProc(pid); ok {
+		return !p.zombie
+	}
+	return syscall.Kill(pid, 0) != syscall.ESRCH
+}
+
+// killCgroup kills everything in the cgroup dir at once (cgroup.kill,
+// Linux 5.14), or each process in it where the kernel has no cgroup.kill.
+func killCgroup(dir string) {
+	if writeCgroupFile(filepath.Join(dir, "cgroup.kill"), "1") == nil {
+		return
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "cgroup.procs"))
+	for _, f := range strings.Fields(string(b)) {
+		if pid, err := strconv.Atoi(f); err == nil {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }
 

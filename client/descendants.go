@@ -54,7 +54,7 @@ type descendantTracker interface {
 func startServer(build func() *exec.Cmd, track, cgroups bool) (*exec.Cmd, descendantTracker, error) {
 	if !track {
 		cmd := build()
-		return cmd, nil, cmd.Start()
+		return cmd, nil, startCmd(cmd)
 	}
 	return startTracked(build, cgroups)
 }

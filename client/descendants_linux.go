@@ -133,13 +133,13 @@ func startTracked(build func() *exec.Cmd, cgroups bool) (*exec.Cmd, descendantTr
 	var ok bool
 	if k.self, ok = readProc(os.Getpid()); !ok {
 		cmd := build() // no /proc: the process group will have to do
-		return cmd, nil, cmd.Start()
+		return cmd, nil, startCmd(cmd)
 	}
 	cmd := build()
 	if cgroups && cmd.SysProcAttr != nil {
 		if dir, fd, err := newCgroup(); err == nil {
 			cmd.SysProcAttr.UseCgroupFD, cmd.SysProcAttr.CgroupFD = true, fd
-			err := cmd.Start()
+			err := startCmd(cmd)
 			syscall.Close(fd)
 			if err == nil {
 				k.cgroup = dir
@@ -154,7 +154,7 @@ func startTracked(build func() *exec.Cmd, cgroups bool) (*exec.Cmd, descendantTr
 			cmd = build()
 		}
 	}
-	if err := cmd.Start(); err != nil {
+	if err := startCmd(cmd); err != nil {
 		return cmd, nil, err
 	}
 	k.started(cmd.Process.Pid)

@@ -13,5 +13,5 @@ func setSubreaper() error { return errors.ErrUnsupported }
 // all there is (docs/reliability.md).
 func startTracked(build func() *exec.Cmd, _ bool) (*exec.Cmd, descendantTracker, error) {
 	cmd := build()
-	return cmd, nil, cmd.Start()
+	return cmd, nil, startCmd(cmd)
 }

@@ -64,7 +64,9 @@ const (
 // StdioTransport speaks newline-delimited JSON-RPC to a subprocess. The
 // process is started by the first request and shut down by Close: stdin
 // closed, then SIGTERM, then SIGKILL, to the whole process group, so that
-// wrappers like npx leave nothing behind.
+// wrappers like npx leave nothing behind. On Linux it also dies with the
+// process that started it, should that one be killed before Close
+// (deathsig_linux.go).
 type StdioTransport struct {
 	opts StdioOptions
 
@@ -185,6 +187,7 @@ func (t *StdioTransport) spawn() error {
 		// that still holds its stderr open.
 		cmd.WaitDelay = time.Second
 		setProcessGroup(cmd)
+		dieWithParent(cmd)
 		cmd.Stdin = inR
 		cmd.Stdout = outW
 		cmd.Stderr = t.tail

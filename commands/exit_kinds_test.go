@@ -135,6 +135,8 @@ var notMet = map[string]string{
 	"atomicfile.NameError":  "skills get --out (saveSkill) puts it in its words: an invalid skill entry (skills.EntryError), or a usage error",
 	"atomicfile.TreeError":  "skills get --out (saveSkill) puts it in its words: a usage error naming the path below --out",
 	"sessiond.UnsafeError":  "an invocation warns and reaches the server itself; session commands refuse it as a UsageError (sessionPaths)",
+	"sessiond.UnresponsiveError": "an invocation warns and reaches the server itself; session list shows the session, session stop ends it by its pid, " +
+		"session start refuses it as a UsageError",
 }
 
 // Every error kind maps to its documented exit code, bare and wrapped;

@@ -199,8 +199,14 @@ func runSessionList(o *sessionListOptions) error {
 			tw := tabwriter.NewWriter(ios.Out, 0, 4, 2, ' ', 0)
 			fmt.Fprintln(tw, "NAME\tSERVER\tERA\tPID\tSTARTED\tIDLE\tREQUESTS")
 			for _, s := range list {
-				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%d\t%s\t%s\t%d\n", cell(s.Name), cell(s.Server),
-					s.Era, s.Version, s.PID, s.Started, s.Idle, s.Requests)
+				idle, requests := s.Idle, fmt.Sprint(s.Requests)
+				if s.Unresponsive {
+					// Its process does not answer (stopped?): 'session
+					// stop' ends it by its pid.
+					idle, requests = "unresponsive", "-"
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s %s\t%d\t%s\t%s\t%s\n", cell(s.Name), cell(s.Server),
+					s.Era, s.Version, s.PID, s.Started, idle, requests)
 			}
 			return tw.Flush()
 		}
@@ -315,7 +321,7 @@ func runSessionLogs(o *sessionLogsOptions) error {
 	if s == nil {
 		return noSuchSession(list, o.name)
 	}
-	data, err := os.ReadFile(s.Paths.Log())
+	data, err := s.Paths.ReadLog()
 	if err != nil {
 		return err
 	}
@@ -416,7 +422,7 @@ func runSessionServe(o *sessionServeOptions) error {
 	if err := p.CheckLength(); err != nil {
 		return fail(sessionFileError(err, st))
 	}
-	log, err := sessiond.OpenLog(p.Log(), sessiond.LogSize)
+	log, err := p.OpenLog(sessiond.LogSize)
 	if err != nil {
 		return fail(err)
 	}

@@ -26,17 +26,24 @@ import (
 	"github.com/mcpctl/mcpctl/output"
 )
 
-// sessionDir is the sessions folder under the runtime directory
-// (sessiond.OpenDir: with create it is made when missing, and checked).
-func (f *Factory) sessionDir(create bool) (string, error) {
+// sessionDir is the sessions folder under the runtime directory, open
+// (sessiond.OpenDir: with create it is made when missing; either way it
+// and the folder holding it are checked). Another user's folder is no
+// place for sessions: the way out is a folder of the user's own.
+func (f *Factory) sessionDir(create bool) (*sessiond.Dir, error) {
 	if !sessiond.Supported {
-		return "", sessiond.ErrUnsupported
+		return nil, sessiond.ErrUnsupported
 	}
 	base, err := f.Dirs().RuntimeDir()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	return sessiond.OpenDir(base, create)
+	dir, err := sessiond.OpenDir(base, create)
+	var unsafe *sessiond.UnsafeError
+	if errors.As(err, &unsafe) && unsafe.Foreign {
+		return nil, &sessiond.UnsafeError{Msg: unsafe.Msg + " (set XDG_RUNTIME_DIR, or MCPCTL_STATE_DIR, to a private folder of yours)", Foreign: true}
+	}
+	return dir, err
 }
 
 // sessionPaths are the files of the session of the server in st; what is
@@ -144,6 +151,7 @@ func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
 		}
 		return nil
 	}
+	defer dir.Close()
 	p := sessiond.Paths{Dir: dir, ID: s.sessionID}
 	kc, err := sessiond.Dial(p)
 	if err == nil && kc == nil && keep > 0 {
@@ -169,6 +177,10 @@ func (s *connection) keepalive(ctx context.Context) *sessiond.Conn {
 			}
 			return nil
 		}
+	}
+	var unresponsive *sessiond.UnresponsiveError
+	if errors.As(err, &unresponsive) && unresponsive.Name != "" {
+		err = fmt.Errorf("%w (end it with 'mcpctl session stop %s')", err, unresponsive.Name)
 	}
 	if err != nil {
 		warn(err)
@@ -228,6 +240,7 @@ func (s *connection) dialKeepalive() (client.Transport, func(), error) {
 		dir, err := s.f.sessionDir(false)
 		if err == nil {
 			kc, err = sessiond.Dial(sessiond.Paths{Dir: dir, ID: s.sessionID})
+			dir.Close()
 		}
 		if err != nil {
 			return nil, nil, err
@@ -258,10 +271,14 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	if err != nil {
 		return nil, err
 	}
+	defer p.Dir.Close()
 	if err := p.CheckLength(); err != nil {
 		return nil, sessionFileError(err, st)
 	}
-	if kc, err := sessiond.Dial(p); err != nil {
+	var unresponsive *sessiond.UnresponsiveError
+	if kc, err := sessiond.Dial(p); errors.As(err, &unresponsive) && unresponsive.Name != "" {
+		return nil, usagef("%v: end it with 'mcpctl session stop %s', or start again with --replace", err, unresponsive.Name)
+	} else if err != nil {
 		return nil, usagef("%v", err)
 	} else if kc != nil {
 		kc.Close()
@@ -275,7 +292,7 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	// Only what is no secret goes in the arguments, which every user can
 	// read (ps): the settings go on a pipe of their own.
 	args := []string{"session", "serve", "--idle=" + idle.String(), "--name=" + sessionName(st, name), "--ready-fd=3", "--settings-fd=4"}
-	logf, err := os.OpenFile(p.Log(), os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
+	logf, err := p.CreateLog()
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +341,7 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	}
 	if json.Unmarshal(line, &ready) != nil {
 		<-exited
-		return nil, &client.ConnError{Msg: "the session process ended before it was ready" + logTail(p.Log())}
+		return nil, &client.ConnError{Msg: "the session process ended before it was ready" + logTail(p)}
 	}
 	if ready.Error != "" {
 		<-exited
@@ -333,9 +350,9 @@ func startKeepalive(f *Factory, st *connSettings, idle time.Duration, name strin
 	return &ready.Hello, nil
 }
 
-// logTail is the last lines of a log, for an error message.
-func logTail(path string) string {
-	data, _ := os.ReadFile(path)
+// logTail is the last lines of a session's log, for an error message.
+func logTail(p sessiond.Paths) string {
+	data, _ := p.ReadLog()
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) == 0 || lines[0] == "" {
 		return ""

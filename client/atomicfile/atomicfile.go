@@ -71,15 +71,20 @@ func writeTemp(file string, data []byte) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := fill(tmp, data); err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
+// fill writes data to a new temporary file, syncs and closes it.
+func fill(tmp *os.File, data []byte) error {
 	_, werr := tmp.Write(data)
 	serr := error(nil)
 	if werr == nil {
 		serr = tmp.Sync()
 	}
 	cerr := tmp.Close()
-	if err := errors.Join(werr, serr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
+	return errors.Join(werr, serr, cerr)
 }

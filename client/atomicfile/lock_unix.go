@@ -19,7 +19,17 @@ func TryLock(path string) (*os.File, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	return lockNow(os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600))
+}
+
+// TryLockIn is TryLock of the file name in root, an open folder, relative
+// to it: a link planted there is never followed out of it.
+func TryLockIn(root *os.Root, name string) (*os.File, error) {
+	return lockNow(root.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o600))
+}
+
+// lockNow takes the lock on the file just opened, or closes it.
+func lockNow(f *os.File, err error) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}

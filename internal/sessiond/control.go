@@ -1,15 +1,15 @@
 package sessiond
 
 // What the session commands ask a running session: how it is, and to
-// stop.
+// stop; and how one that does not answer is listed and stopped all the
+// same.
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
 	"sort"
-	"syscall"
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
@@ -26,6 +26,10 @@ type State struct {
 	Idle        string     `json:"idle"`    // how long unused (0s while in use)
 	IdleTimeout string     `json:"idleTimeout"`
 	Requests    int64      `json:"requests"` // served so far
+	// Unresponsive: its process holds the socket but does not answer
+	// (UnresponsiveError); the rest is from its record, Idle and Requests
+	// unknown.
+	Unresponsive bool `json:"unresponsive,omitempty"`
 	// Paths are its files.
 	Paths Paths `json:"-"`
 }
@@ -45,23 +49,46 @@ func Status(p Paths) (*State, error) {
 }
 
 // List asks every session in the sessions folder dir how it is, by name;
-// stale ones are cleaned up on the way, and those that do not answer
-// left out.
-func List(dir string) []State {
+// stale ones are cleaned up on the way. One whose process does not answer
+// is listed from its record, marked Unresponsive; one that cannot be
+// trusted, or answers wrongly, is left out.
+func List(dir *Dir) []State {
 	var out []State
-	for _, id := range sessionIDs(dir) {
-		if st, err := Status(Paths{Dir: dir, ID: id}); err == nil && st != nil {
+	for _, id := range dir.sessionIDs() {
+		p := Paths{Dir: dir, ID: id}
+		st, err := Status(p)
+		var un *UnresponsiveError
+		switch {
+		case err == nil && st != nil:
 			out = append(out, *st)
+		case errors.As(err, &un):
+			out = append(out, p.unresponsive(un))
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
+// unresponsive is the row of a session that does not answer: what its
+// record says, when the record is of the process behind the socket.
+func (p Paths) unresponsive(un *UnresponsiveError) State {
+	st := State{Name: p.ID[:min(8, len(p.ID))], PID: un.PID, Idle: "?", Unresponsive: true, Paths: p}
+	if rec, err := p.readRecord(); err == nil && rec.PID == un.PID {
+		st.Name, st.Server, st.Era, st.Version = rec.Name, rec.Server, rec.Era, rec.Version
+		st.Started, st.IdleTimeout = rec.Started.UTC().Format(time.RFC3339), rec.Idle
+	}
+	return st
+}
+
 // Stop asks the session in p to stop and waits until its process is gone,
-// its server shut down (nil Hello: none was running).
+// its server shut down (nil Hello: none was running). A session whose
+// process does not answer is ended by its pid (kill).
 func Stop(p Paths) (*Hello, error) {
 	_, hello, err := request(p, stopMethod)
+	var un *UnresponsiveError
+	if errors.As(err, &un) {
+		return p.kill(un)
+	}
 	if hello == nil {
 		return nil, err
 	}
@@ -69,21 +96,51 @@ func Stop(p Paths) (*Hello, error) {
 		// It answered the hello but not the stop: SIGTERM stops it the
 		// same way. (The pid is that of the process behind a socket
 		// checked to be ours, peer included.)
-		if proc, ferr := os.FindProcess(hello.PID); ferr == nil {
-			_ = proc.Signal(syscall.SIGTERM)
-		}
+		signalTo(hello.PID, sigTerm)
 	}
 	// The session shuts its server down in order (as a one-shot run does,
 	// up to the kill): wait for that.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	for !processGone(hello.PID) {
-		select {
-		case <-ctx.Done():
-			return hello, &client.ConnError{Msg: fmt.Sprintf("session %s (pid %d) did not stop within 30s", hello.Name, hello.PID)}
-		case <-time.After(20 * time.Millisecond):
+	if !waitGone(hello.PID, "", 30*time.Second) {
+		return hello, &client.ConnError{Msg: fmt.Sprintf("session %s (pid %d) did not stop within 30s", hello.Name, hello.PID)}
+	}
+	return hello, nil
+}
+
+// killGrace is how long a session that does not answer gets, once sent
+// SIGTERM, to stop as it would when asked, before SIGKILL.
+const killGrace = 5 * time.Second
+
+// kill ends the process of a session that does not answer: SIGTERM (and
+// SIGCONT, for a stopped one takes its signals only once it runs), then
+// SIGKILL after killGrace. Only a process that is the session's for sure
+// is signalled: the one behind the socket, which the session's record
+// names, and which started when the record says (a pid alone may be
+// another process's by now). Its files are removed once it is gone.
+func (p Paths) kill(un *UnresponsiveError) (*Hello, error) {
+	rec, err := p.readRecord()
+	if err != nil {
+		return nil, fmt.Errorf("%v, and its record cannot be read (%v): mcpctl does not know which process to end", un, err)
+	}
+	hello := &Hello{Session: 1, Name: rec.Name, PID: rec.PID, Era: rec.Era, Version: rec.Version}
+	start, _, alive := procStart(rec.PID)
+	switch {
+	case !alive:
+		cleanStale(p)
+		return hello, nil // gone meanwhile
+	case rec.PID != un.PID || rec.ProcStart == "" || start != rec.ProcStart:
+		return nil, &UnsafeError{Msg: fmt.Sprintf("%v, but its record %s does not name that process; mcpctl does not signal it", un, p.Record())}
+	}
+	signalTo(rec.PID, sigTerm)
+	signalTo(rec.PID, sigCont)
+	if !waitGone(rec.PID, rec.ProcStart, killGrace) {
+		if start, _, alive := procStart(rec.PID); alive && start == rec.ProcStart {
+			signalTo(rec.PID, sigKill)
+		}
+		if !waitGone(rec.PID, rec.ProcStart, 5*time.Second) {
+			return hello, &client.ConnError{Msg: fmt.Sprintf("session %s (pid %d) did not end, even killed", rec.Name, rec.PID)}
 		}
 	}
+	cleanStale(p)
 	return hello, nil
 }
 
@@ -112,11 +169,19 @@ func request(p Paths, method string) (json.RawMessage, *Hello, error) {
 	return msg.Result, &kc.Hello, nil
 }
 
-// processGone reports whether pid has exited (it is not our child).
-func processGone(pid int) bool {
-	proc, err := os.FindProcess(pid)
-	if err != nil {
-		return true
+// waitGone waits up to limit for process pid to end (it is not our
+// child: the system says it no longer runs, or runs as another process,
+// one started at another time than start; "" when unknown).
+func waitGone(pid int, start string, limit time.Duration) bool {
+	deadline := time.Now().Add(limit)
+	for {
+		now, _, alive := procStart(pid)
+		if !alive || (start != "" && now != start) {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	return proc.Signal(syscall.Signal(0)) != nil
 }

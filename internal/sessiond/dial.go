@@ -40,12 +40,41 @@ type Conn struct {
 
 func (c *Conn) Read(p []byte) (int, error) { return c.r.Read(p) }
 
+// How long Dial waits for a session's hello, looking every helloPoll
+// whether its process is stopped (then it does not wait on).
+const (
+	helloWait = 10 * time.Second
+	helloPoll = 100 * time.Millisecond
+)
+
+// UnresponsiveError: a session's process is there (it holds the socket)
+// but does not say hello: it is stopped (SIGSTOP, a debugger), or stuck.
+// Stop ends it by its pid.
+type UnresponsiveError struct {
+	Name    string // from its record ("": none to read)
+	PID     int
+	Stopped bool
+	Socket  string
+}
+
+func (e *UnresponsiveError) Error() string {
+	who := fmt.Sprintf("the session at %s (pid %d)", e.Socket, e.PID)
+	if e.Name != "" {
+		who = fmt.Sprintf("the session %s (pid %d)", e.Name, e.PID)
+	}
+	if e.Stopped {
+		return who + " does not answer: its process is stopped"
+	}
+	return fmt.Sprintf("%s does not answer (no greeting within %s)", who, helloWait)
+}
+
 // Dial connects to the session in p: nil, nil when there is none (no
 // socket, or a stale one, which is removed), an *UnsafeError when what is
-// there cannot be trusted.
+// there cannot be trusted, an *UnresponsiveError when its process does not
+// answer.
 func Dial(p Paths) (*Conn, error) {
 	sock := p.Socket()
-	if err := checkSocket(sock); err != nil {
+	if err := p.checkSocket(); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
@@ -59,27 +88,65 @@ func Dial(p Paths) (*Conn, error) {
 		}
 		return nil, err
 	}
-	if uid, err := peerOf(c); err != nil || uid != os.Getuid() {
+	uid, pid, err := peerOf(c)
+	if err != nil || uid != os.Getuid() {
 		c.Close()
-		return nil, &UnsafeError{fmt.Sprintf("the process behind %s runs as another user; mcpctl does not use it", sock)}
+		return nil, &UnsafeError{Msg: fmt.Sprintf("the process behind %s runs as another user; mcpctl does not use it", sock), Foreign: true}
 	}
 	kc := &Conn{Conn: c, r: bufio.NewReader(c)}
-	// A session process that accepted but cannot say hello is stuck: it
-	// is not waited for longer than this.
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	line, err := kc.r.ReadBytes('\n')
+	line, err := kc.hello(pid)
 	_ = c.SetReadDeadline(time.Time{})
-	if err != nil || json.Unmarshal(line, &kc.Hello) != nil || kc.Hello.Session != 1 {
+	if err != nil {
+		c.Close()
+		var unresponsive *UnresponsiveError
+		if errors.As(err, &unresponsive) {
+			unresponsive.Socket = sock
+			if rec, rerr := p.readRecord(); rerr == nil && rec.PID == pid {
+				unresponsive.Name = rec.Name
+			}
+			return nil, unresponsive
+		}
+		return nil, fmt.Errorf("the session at %s did not answer as one", sock)
+	}
+	if json.Unmarshal(line, &kc.Hello) != nil || kc.Hello.Session != 1 {
 		c.Close()
 		return nil, fmt.Errorf("the session at %s did not answer as one", sock)
 	}
 	return kc, nil
 }
 
+var errNoHello = errors.New("no hello")
+
+// hello reads the session's greeting. A session process that took the
+// connection but does not say hello is not waited for longer than
+// helloWait, and not at all once its process (pid) is seen stopped.
+func (c *Conn) hello(pid int) ([]byte, error) {
+	deadline := time.Now().Add(helloWait)
+	var line []byte
+	for {
+		wait := time.Until(deadline)
+		if wait <= 0 {
+			return nil, &UnresponsiveError{PID: pid}
+		}
+		_ = c.SetReadDeadline(time.Now().Add(min(wait, helloPoll)))
+		part, err := c.r.ReadBytes('\n')
+		line = append(line, part...)
+		switch {
+		case err == nil:
+			return line, nil
+		case !errors.Is(err, os.ErrDeadlineExceeded):
+			return nil, errNoHello
+		}
+		if _, stopped, ok := procStart(pid); ok && stopped {
+			return nil, &UnresponsiveError{PID: pid, Stopped: true}
+		}
+	}
+}
+
 // cleanStale removes the files of a session whose process is gone (its
 // lock is free); a session still starting holds the lock and is left be.
 func cleanStale(p Paths) {
-	l, err := lock(p.Lock())
+	l, err := p.lock()
 	if err != nil {
 		return
 	}

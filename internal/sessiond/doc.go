@@ -49,7 +49,16 @@
 //     again (Config.Connect). Nothing is ever sent twice.
 //
 // Nothing found in the sessions folder is trusted before it is checked:
-// the folder's owner and mode, the socket's type and owner, and the user
-// of the process at the other end of every connection, on both sides.
+// the owner and mode of the folder and of the one that holds it, the
+// socket's type and owner, and the user of the process at the other end
+// of every connection, on both sides. The folder is held open once
+// checked (Dir), and the session's other files are made relative to it.
+// A session process that does not answer is not waited for long
+// (UnresponsiveError), and is stopped by its recorded pid once that is
+// known to still be its process.
+//
+// What the server sends, the daemon holds little of for a caller that
+// does not read it (queue.go), and of a listing that fails (lists.go).
+//
 // Sessions work on Linux and macOS (Supported).
 package sessiond

@@ -19,9 +19,15 @@ import (
 // Dial finds the session, NewTransport speaks to it, and the Hello pins
 // the era so that the invocation's client sends no probe.
 func Example() {
-	dir, _ := os.MkdirTemp("", "sd")
-	defer os.RemoveAll(dir)
-	_ = os.Chmod(dir, 0o700)
+	base, _ := os.MkdirTemp("", "sd")
+	defer os.RemoveAll(base)
+	_ = os.Chmod(base, 0o700)
+	dir, err := sessiond.OpenDir(base, true) // the folder sessions/ in it, checked and held open
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer dir.Close()
 
 	srv := mcptest.NewServer(func(ctx context.Context, r *mcptest.Request) (any, error) {
 		switch r.Method {

@@ -16,9 +16,10 @@ import (
 // The log stays under its bound, keeping the newest lines, whole.
 func TestLogBounded(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "log")
+	p := Paths{Dir: shortDir(t), ID: ID("x")}
+	path := p.Log()
 	const limit = 2000
-	l, err := OpenLog(path, limit)
+	l, err := p.OpenLog(limit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func TestLogBounded(t *testing.T) {
 	}
 	// Reopened, it goes on from its size; a write longer than the bound
 	// keeps its end.
-	l, err = OpenLog(path, limit)
+	l, err = p.OpenLog(limit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,27 +71,49 @@ func TestLogBounded(t *testing.T) {
 	}
 }
 
-// Only a private folder of our own is used for sockets; OpenDir makes one.
+// Only a private folder of our own, in a private folder of our own, is
+// used for sessions; OpenDir makes both.
 func TestDirChecks(t *testing.T) {
 	t.Parallel()
 	base := filepath.Join(t.TempDir(), "runtime")
 	dir, err := OpenDir(base, false)
 	if !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("without create, a missing folder: %q, %v", dir, err)
+		t.Errorf("without create, a missing folder: %v, %v", dir, err)
 	}
 	dir, err = OpenDir(base, true)
-	if err != nil || dir != filepath.Join(base, "sessions") {
-		t.Fatalf("OpenDir: %q, %v", dir, err)
+	if err != nil || dir.Path() != filepath.Join(base, "sessions") {
+		t.Fatalf("OpenDir: %v, %v", dir, err)
 	}
-	if fi, _ := os.Stat(dir); fi.Mode().Perm() != 0o700 {
-		t.Errorf("made with mode %04o", fi.Mode().Perm())
+	dir.Close()
+	for _, d := range []string{base, filepath.Join(base, "sessions")} {
+		if fi, _ := os.Stat(d); fi.Mode().Perm() != 0o700 {
+			t.Errorf("%s made with mode %04o", d, fi.Mode().Perm())
+		}
 	}
-	var unsafe *UnsafeError
-	if err := os.Chmod(dir, 0o755); err != nil {
+	if err := os.Remove(filepath.Join(base, "sessions")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenDir(base, true); !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "chmod 700") {
-		t.Errorf("a folder open to others: %v", err)
+	if _, err := OpenDir(base, false); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("without create, a missing sessions folder: %v", err)
+	}
+	var unsafe *UnsafeError
+	for _, d := range []string{filepath.Join(base, "sessions"), base} {
+		if err := os.MkdirAll(filepath.Join(base, "sessions"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		// Open to others (the sessions folder, or the folder holding it:
+		// an attacker's 0777 …/mcpctl would let them swap what is in it).
+		for _, mode := range []os.FileMode{0o755, 0o777, 0o1777} {
+			if err := os.Chmod(d, mode); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := OpenDir(base, true); !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "chmod 700 "+d) || !strings.Contains(err.Error(), d+" ") {
+				t.Errorf("%s open to others (%04o): %v", d, mode, err)
+			}
+		}
+		if err := os.Chmod(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
 	}
 	other := filepath.Join(t.TempDir(), "other")
 	if err := os.MkdirAll(filepath.Join(other, "x"), 0o700); err != nil {
@@ -101,6 +124,89 @@ func TestDirChecks(t *testing.T) {
 	}
 	if _, err := OpenDir(other, true); !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "symbolic link") {
 		t.Errorf("a linked folder: %v", err)
+	}
+	// The folder holding it a link, even to a private folder of ours.
+	linked := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(base, linked); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenDir(linked, true); !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "the folder "+linked+" (where the sessions folder is) is a symbolic link") {
+		t.Errorf("a linked parent: %v", err)
+	}
+}
+
+// Another user's folder is refused, whether it is the sessions folder or
+// the one that holds it ($XDG_RUNTIME_DIR/mcpctl made first by someone
+// else, in a shared /tmp): it is theirs to change under us.
+func TestDirOfAnotherUser(t *testing.T) {
+	t.Parallel()
+	if os.Getuid() != 0 {
+		t.Skip("needs root to give a folder to another user")
+	}
+	for _, which := range []string{".", "sessions"} {
+		base := filepath.Join(t.TempDir(), "runtime")
+		if err := os.MkdirAll(filepath.Join(base, "sessions"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(filepath.Join(base, which), 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		var unsafe *UnsafeError
+		if _, err := OpenDir(base, true); !errors.As(err, &unsafe) || !unsafe.Foreign || !strings.Contains(err.Error(), "belongs to another user") {
+			t.Errorf("%s another user's: %v", which, err)
+		}
+	}
+}
+
+// The session's files are made and read relative to the open folder,
+// never through a link planted in it: the log is not appended to a file
+// elsewhere, the lock and record not made there.
+func TestFilesNotThroughLinks(t *testing.T) {
+	t.Parallel()
+	p := Paths{Dir: shortDir(t), ID: ID("x")}
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{p.Log(), p.Record(), p.Lock()} {
+		if err := os.Symlink(victim, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var unsafe *UnsafeError
+	if _, err := p.OpenLog(LogSize); !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "mcpctl does not follow it") {
+		t.Errorf("OpenLog through a link: %v", err)
+	}
+	if _, err := p.ReadLog(); !errors.As(err, &unsafe) {
+		t.Errorf("ReadLog through a link: %v", err)
+	}
+	if l, err := p.lock(); err == nil {
+		l.Close()
+		t.Error("the lock was taken through a link out of the folder")
+	}
+	if _, err := p.readRecord(); !errors.As(err, &unsafe) {
+		t.Errorf("readRecord through a link: %v", err)
+	}
+	// The record replaces the link; the starter's log too.
+	if err := p.writeRecord(&record{Name: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := p.CreateLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = f.WriteString("a log line\n")
+	f.Close()
+	if got, _ := os.ReadFile(victim); string(got) != "precious\n" {
+		t.Errorf("the file the links pointed to now holds %q", got)
+	}
+	for _, file := range []string{p.Log(), p.Record()} {
+		if fi, err := os.Lstat(file); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: %v %v", file, fi, err)
+		}
+	}
+	if data, err := p.ReadLog(); err != nil || string(data) != "a log line\n" {
+		t.Errorf("ReadLog: %q %v", data, err)
 	}
 }
 
@@ -130,7 +236,7 @@ func TestDialChecksTheSocket(t *testing.T) {
 	if kc, err := Dial(p); kc != nil || err != nil {
 		t.Errorf("a stale socket: %v, %v", kc, err)
 	}
-	if entries, _ := os.ReadDir(p.Dir); len(entries) != 0 {
+	if entries, _ := os.ReadDir(p.Dir.Path()); len(entries) != 0 {
 		t.Errorf("left after a stale socket: %v", entries)
 	}
 	if err := os.WriteFile(p.Socket(), nil, 0o600); err != nil {
@@ -141,7 +247,7 @@ func TestDialChecksTheSocket(t *testing.T) {
 		t.Errorf("a file in the socket's place: %v", err)
 	}
 	os.Remove(p.Socket())
-	if err := os.Symlink(filepath.Join(p.Dir, "elsewhere"), p.Socket()); err != nil {
+	if err := os.Symlink(filepath.Join(p.Dir.Path(), "elsewhere"), p.Socket()); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Dial(p); !errors.As(err, &unsafe) || !strings.Contains(err.Error(), "symbolic link") {

@@ -33,18 +33,29 @@ const (
 	legacyInit     = `{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"prompts":{},"logging":{}},"serverInfo":{"name":"old","version":"1"}}`
 )
 
-// shortDir is a private folder short enough for a socket path (108
-// bytes), removed at the end of the test.
-func shortDir(t *testing.T) string {
+// shortBase is a private folder short enough for a socket path (108
+// bytes) in its sessions folder, removed at the end of the test.
+func shortBase(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "sd")
+	base, err := os.MkdirTemp("", "sd")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Chmod(dir, 0o700); err != nil {
+	if err := os.Chmod(base, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Cleanup(func() { os.RemoveAll(base) })
+	return base
+}
+
+// shortDir is a sessions folder (OpenDir) in a shortBase.
+func shortDir(t *testing.T) *Dir {
+	t.Helper()
+	dir, err := OpenDir(shortBase(t), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dir.Close() })
 	return dir
 }
 
@@ -159,7 +170,7 @@ func (b *bench) wait(limit time.Duration) error {
 
 // files lists what is in the sessions folder.
 func (b *bench) files() []string {
-	entries, _ := os.ReadDir(b.p.Dir)
+	entries, _ := os.ReadDir(b.p.Dir.Path())
 	var names []string
 	for _, e := range entries {
 		names = append(names, e.Name())

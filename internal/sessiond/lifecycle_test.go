@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -85,9 +84,13 @@ func TestStopRequest(t *testing.T) {
 // is gone.
 func TestStopAnotherProcess(t *testing.T) {
 	t.Parallel()
-	dir := shortDir(t)
+	base := shortBase(t)
+	dir, err := OpenDir(base, true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperSession$")
-	cmd.Env = append(os.Environ(), "SESSIOND_HELPER_DIR="+dir)
+	cmd.Env = append(os.Environ(), "SESSIOND_HELPER_DIR="+base)
 	var out syncBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
@@ -109,10 +112,10 @@ func TestStopAnotherProcess(t *testing.T) {
 	if err != nil || hello == nil || hello.PID != cmd.Process.Pid {
 		t.Fatalf("Stop: %+v, %v", hello, err)
 	}
-	if syscall.Kill(hello.PID, 0) == nil {
+	if _, _, running := procStart(hello.PID); running { // (a zombie has exited)
 		t.Error("Stop returned before the session's process was gone")
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+	if entries, _ := os.ReadDir(dir.Path()); len(entries) != 0 {
 		t.Errorf("left behind: %v\n%s", entries, out.String())
 	}
 	if hello, err := Stop(p); hello != nil || err != nil {
@@ -125,12 +128,16 @@ func TestStopAnotherProcess(t *testing.T) {
 
 // TestHelperSession is the session process of TestStopAnotherProcess.
 func TestHelperSession(t *testing.T) {
-	dir := os.Getenv("SESSIOND_HELPER_DIR")
-	if dir == "" {
+	base := os.Getenv("SESSIOND_HELPER_DIR")
+	if base == "" {
 		t.Skip("run by TestStopAnotherProcess")
 	}
+	dir, err := OpenDir(base, false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv := mcptest.NewServer(byMethod(false, echo))
-	err := Serve(context.Background(), Config{Dir: dir, ID: ID("helper"), Name: "helper", Server: "helper", Idle: time.Minute,
+	err = Serve(context.Background(), Config{Dir: dir, ID: ID("helper"), Name: "helper", Server: "helper", Idle: time.Minute,
 		Connect: func(ctx context.Context, wrap func(client.Transport) client.Transport) (*client.Client, func(), error) {
 			c := client.New(wrap(client.NewConn(srv.Conn(), client.ConnOptions{})), client.Options{})
 			return c, func() { c.Close() }, nil
@@ -170,15 +177,20 @@ func TestConfigItCannotUse(t *testing.T) {
 	t.Run("socket path too long", func(t *testing.T) {
 		t.Parallel()
 		b := newBench(t, byMethod(false, echo))
-		b.cfg.Dir = filepath.Join(b.p.Dir, strings.Repeat("x", 100))
-		if err := os.Mkdir(b.cfg.Dir, 0o700); err != nil {
+		deep := filepath.Join(b.p.Dir.Path(), strings.Repeat("x", 100))
+		if err := os.Mkdir(deep, 0o700); err != nil {
 			t.Fatal(err)
 		}
+		dir, err := OpenDir(deep, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.cfg.Dir = dir
 		var long *SocketPathError
 		if err := Serve(context.Background(), b.cfg, nil); !errors.As(err, &long) || long.Max != maxSocketPath {
 			t.Errorf("Serve: %v", err)
 		}
-		if entries, _ := os.ReadDir(b.cfg.Dir); len(entries) != 0 || b.connects.Load() != 0 {
+		if entries, _ := os.ReadDir(dir.Path()); len(entries) != 0 || b.connects.Load() != 0 {
 			t.Errorf("left behind: %v; connected %d times", entries, b.connects.Load())
 		}
 	})

@@ -20,10 +20,11 @@ type Log struct {
 	size int64
 }
 
-// OpenLog opens (or creates, 0600) the log at path, bounded to limit
-// bytes (at least 1 KiB).
-func OpenLog(path string, limit int64) (*Log, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o600)
+// OpenLog opens (or creates, 0600) the session's log, bounded to limit
+// bytes (at least 1 KiB). A link in its place is refused, never followed
+// (*UnsafeError).
+func (p Paths) OpenLog(limit int64) (*Log, error) {
+	f, err := p.Dir.regular(p.logName(), os.O_CREATE|os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return nil, err
 	}

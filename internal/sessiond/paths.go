@@ -11,10 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/mcpctl/mcpctl/client"
@@ -29,9 +29,13 @@ var (
 	ErrLocked = errors.New("another process holds the session's lock")
 )
 
-// UnsafeError says that something in the sessions folder is not what
-// mcpctl made, so it is not used.
-type UnsafeError struct{ Msg string }
+// UnsafeError says that something in the sessions folder, or the folder
+// itself, is not what mcpctl made, so it is not used. Foreign: it is
+// another user's, so the way out is another folder.
+type UnsafeError struct {
+	Msg     string
+	Foreign bool
+}
 
 func (e *UnsafeError) Error() string { return e.Msg }
 
@@ -57,15 +61,22 @@ func ID(serverID string) string {
 }
 
 // Paths are the files of one server's session: Dir is the sessions
-// folder (OpenDir), ID the server's (ID).
+// folder (OpenDir), ID the server's (ID). The paths are for messages, for
+// the socket and for tests: the other files are opened relative to Dir.
 type Paths struct {
-	Dir, ID string
+	Dir *Dir
+	ID  string
 }
 
-func (p Paths) Socket() string { return filepath.Join(p.Dir, p.ID+".sock") }
-func (p Paths) Record() string { return filepath.Join(p.Dir, p.ID+".json") }
-func (p Paths) Lock() string   { return filepath.Join(p.Dir, p.ID+".lock") }
-func (p Paths) Log() string    { return filepath.Join(p.Dir, p.ID+".log") }
+func (p Paths) Socket() string { return filepath.Join(p.Dir.path, p.sockName()) }
+func (p Paths) Record() string { return filepath.Join(p.Dir.path, p.recordName()) }
+func (p Paths) Lock() string   { return filepath.Join(p.Dir.path, p.lockName()) }
+func (p Paths) Log() string    { return filepath.Join(p.Dir.path, p.logName()) }
+
+func (p Paths) sockName() string   { return p.ID + ".sock" }
+func (p Paths) recordName() string { return p.ID + ".json" }
+func (p Paths) lockName() string   { return p.ID + ".lock" }
+func (p Paths) logName() string    { return p.ID + ".log" }
 
 // CheckLength refuses a socket path too long to listen on
 // (*SocketPathError).
@@ -79,7 +90,7 @@ func (p Paths) CheckLength() error {
 // Held reports whether the session's lock cannot be taken now: a process
 // holds it, so its session is starting or running.
 func (p Paths) Held() bool {
-	l, err := lock(p.Lock())
+	l, err := p.lock()
 	if err != nil {
 		return true
 	}
@@ -87,68 +98,53 @@ func (p Paths) Held() bool {
 	return false
 }
 
+// lock takes the lock a session process holds for its whole life;
+// ErrLocked means another process holds it. The kernel lets it go when
+// the process dies, however it dies, so a lock never goes stale.
+func (p Paths) lock() (*os.File, error) { return lockIn(p.Dir.root, p.lockName()) }
+
 // remove deletes what a session leaves in the folder.
 func (p Paths) remove() {
-	for _, f := range []string{p.Socket(), p.Record(), p.Log(), p.Log() + ".1", p.Lock()} {
-		_ = os.Remove(f)
+	for _, f := range []string{p.sockName(), p.recordName(), p.logName(), p.logName() + ".1", p.lockName()} {
+		_ = p.Dir.root.Remove(f)
 	}
 }
 
-// OpenDir is the sessions folder under base (the runtime directory). With
-// create it is made (0700) when missing; either way an existing folder
-// must be a real folder, ours, and closed to others (*UnsafeError). A
-// missing one without create is an error satisfying os.ErrNotExist.
-func OpenDir(base string, create bool) (string, error) {
-	if !Supported {
-		return "", ErrUnsupported
-	}
-	dir := filepath.Join(base, "sessions")
-	fi, err := os.Lstat(dir)
-	if errors.Is(err, os.ErrNotExist) && create {
-		if err := os.MkdirAll(base, 0o700); err != nil {
-			return "", err
-		}
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-			return "", err
-		}
-		fi, err = os.Lstat(dir)
-	}
+// CreateLog makes the session's log afresh (0600), for its process's
+// own output: whatever was at its place before (an old log, or a link
+// planted there) is removed, never followed.
+func (p Paths) CreateLog() (*os.File, error) {
+	_ = p.Dir.root.Remove(p.logName())
+	return p.Dir.root.OpenFile(p.logName(), os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+}
+
+// ReadLog reads the session's log (*UnsafeError: it is not a file).
+func (p Paths) ReadLog() ([]byte, error) {
+	f, err := p.Dir.regular(p.logName(), os.O_RDONLY)
 	if err != nil {
-		return dir, err
+		return nil, err
 	}
-	return dir, checkDir(dir, fi)
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
-func checkDir(dir string, fi os.FileInfo) error {
-	switch {
-	case fi.Mode()&os.ModeSymlink != 0:
-		return &UnsafeError{fmt.Sprintf("the sessions folder %s is a symbolic link; mcpctl uses only a folder of its own (remove the link)", dir)}
-	case !fi.IsDir():
-		return &UnsafeError{fmt.Sprintf("%s is not a folder; remove it", dir)}
-	case ownerOf(fi) != os.Getuid():
-		return &UnsafeError{fmt.Sprintf("the sessions folder %s belongs to another user; mcpctl does not use it", dir)}
-	case fi.Mode().Perm() != 0o700:
-		return &UnsafeError{fmt.Sprintf("the sessions folder %s is open to others (mode %04o); make it private: chmod 700 %s", dir, fi.Mode().Perm(), dir)}
-	}
-	return nil
-}
-
-// checkSocket refuses a socket path that is a link, not a socket, or
-// another user's.
-func checkSocket(path string) error {
-	fi, err := os.Lstat(path)
+// checkSocket refuses a socket that is a link, not a socket, or another
+// user's.
+func (p Paths) checkSocket() error {
+	path := p.Socket()
+	fi, err := p.Dir.root.Lstat(p.sockName())
 	if err != nil {
 		return err
 	}
 	switch {
 	case fi.Mode()&os.ModeSymlink != 0:
-		return &UnsafeError{fmt.Sprintf("the session socket %s is a symbolic link; mcpctl does not follow it (remove it)", path)}
+		return &UnsafeError{Msg: fmt.Sprintf("the session socket %s is a symbolic link; mcpctl does not follow it (remove it)", path)}
 	case fi.Mode()&os.ModeSocket == 0:
-		return &UnsafeError{fmt.Sprintf("%s is not a socket; remove it", path)}
+		return &UnsafeError{Msg: fmt.Sprintf("%s is not a socket; remove it", path)}
 	case ownerOf(fi) != os.Getuid():
-		return &UnsafeError{fmt.Sprintf("the session socket %s belongs to another user; mcpctl does not use it", path)}
+		return &UnsafeError{Msg: fmt.Sprintf("the session socket %s belongs to another user; mcpctl does not use it", path), Foreign: true}
 	case fi.Mode().Perm()&0o077 != 0:
-		return &UnsafeError{fmt.Sprintf("the session socket %s is open to others (mode %04o); mcpctl does not use it (remove it)", path, fi.Mode().Perm())}
+		return &UnsafeError{Msg: fmt.Sprintf("the session socket %s is open to others (mode %04o); mcpctl does not use it (remove it)", path, fi.Mode().Perm())}
 	}
 	return nil
 }
@@ -163,23 +159,29 @@ type record struct {
 	Era      client.Era `json:"era"`
 	Version  string     `json:"protocolVersion"`
 	PID      int        `json:"pid"`
-	Started  time.Time  `json:"started"`
-	Idle     string     `json:"idleTimeout"`
+	// ProcStart is when the system says the process started (procStart):
+	// with PID it names the session's process for good, where a pid alone
+	// may be another process's by now.
+	ProcStart string    `json:"procStart,omitempty"`
+	Started   time.Time `json:"started"`
+	Idle      string    `json:"idleTimeout"`
 }
 
-func (r *record) write(path string) error {
+func (p Paths) writeRecord(r *record) error {
 	data, _ := json.Marshal(r)
-	return atomicfile.Write(path, data)
+	return atomicfile.WriteIn(p.Dir.root, p.recordName(), data)
 }
 
-// sessionIDs lists the ids of the sessions in dir, by their records.
-func sessionIDs(dir string) []string {
-	entries, _ := os.ReadDir(dir)
-	var ids []string
-	for _, e := range entries {
-		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok {
-			ids = append(ids, id)
-		}
+// readRecord reads the record a session wrote.
+func (p Paths) readRecord() (*record, error) {
+	f, err := p.Dir.regular(p.recordName(), os.O_RDONLY)
+	if err != nil {
+		return nil, err
 	}
-	return ids
+	defer f.Close()
+	var r record
+	if err := json.NewDecoder(io.LimitReader(f, 64<<10)).Decode(&r); err != nil {
+		return nil, fmt.Errorf("the session record %s: %w", p.Record(), err)
+	}
+	return &r, nil
 }

@@ -25,9 +25,12 @@ import (
 type peer struct {
 	d        *daemon
 	conn     net.Conn
-	out      chan []byte  // lines to write, in order (writer)
-	unsent   atomic.Int64 // lines queued and not yet written
+	out      *outbox // lines to write, in order (writer)
 	watching atomic.Bool
+	// ctx is its requests' context, cancelled when it hangs up or falls
+	// behind.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	// control: the connection said it is the session commands' own
 	// (controlLine), in its first line, before any request was read.
@@ -55,13 +58,11 @@ type call struct {
 	viaWatch bool
 }
 
-// queueLen is how many lines may wait for one invocation to read them.
-const queueLen = 4096
-
 // accept greets a new invocation's connection and serves it.
 func (d *daemon) accept(conn net.Conn) {
 	pr := &peer{d: d, conn: conn, calls: map[string]*call{}, asks: map[int64]chan *client.Message{},
-		gone: make(chan struct{}), out: make(chan []byte, queueLen)}
+		gone: make(chan struct{}), out: newOutbox()}
+	pr.ctx, pr.cancel = context.WithCancel(context.Background())
 	d.mu.Lock()
 	if d.stopped {
 		d.mu.Unlock()
@@ -78,19 +79,25 @@ func (d *daemon) accept(conn net.Conn) {
 	go pr.run()
 }
 
-// send queues a line for the invocation. One that stops reading must not
-// hold up the server's other invocations: when its queue is full, or a
-// write waits 30s, its connection is closed (its requests then end with
-// exit 3).
-func (pr *peer) send(line []byte) {
-	pr.unsent.Add(1)
+// send queues an answer for the invocation (one per request it sent).
+func (pr *peer) send(line []byte) { pr.queue(line, false) }
+
+// sendUnasked queues what the server says or asks unasked, bounded
+// (maxUnread): an invocation that stops reading must not make the session
+// hold what piles up, nor hold up the server's other invocations. One
+// that falls behind is told so and disconnected (it exits 3); so is one
+// a write to which waits 30s.
+func (pr *peer) sendUnasked(line []byte) { pr.queue(line, true) }
+
+func (pr *peer) queue(line []byte, unasked bool) {
 	select {
-	case pr.out <- append(append(make([]byte, 0, len(line)+1), line...), '\n'):
 	case <-pr.gone:
-		pr.unsent.Add(-1)
+		return
 	default:
-		pr.unsent.Add(-1)
-		pr.conn.Close()
+	}
+	if !pr.out.push(line, unasked) {
+		pr.cancel() // nobody will read the answers of its requests
+		pr.d.note("mcpctl: session: a client fell behind (more than %d MiB unread); disconnected it", maxUnread>>20)
 	}
 }
 
@@ -98,7 +105,7 @@ func (pr *peer) send(line []byte) {
 // written (the answer to a stop), or after a second.
 func (pr *peer) drainAndClose() {
 	deadline := time.Now().Add(time.Second)
-	for pr.unsent.Load() > 0 && time.Now().Before(deadline) {
+	for !pr.out.idle() && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	pr.conn.Close()
@@ -106,16 +113,15 @@ func (pr *peer) drainAndClose() {
 
 func (pr *peer) writer() {
 	for {
-		select {
-		case line := <-pr.out:
-			_ = pr.conn.SetWriteDeadline(time.Now().Add(30 * time.Second))
-			_, err := pr.conn.Write(line)
-			pr.unsent.Add(-1)
-			if err != nil {
-				pr.conn.Close()
-				return
-			}
-		case <-pr.gone:
+		line, last, ok := pr.out.take(pr.gone)
+		if !ok {
+			return
+		}
+		_ = pr.conn.SetWriteDeadline(time.Now().Add(30 * time.Second))
+		_, err := pr.conn.Write(line)
+		pr.out.wrote()
+		if err != nil || last {
+			pr.conn.Close()
 			return
 		}
 	}
@@ -124,9 +130,9 @@ func (pr *peer) writer() {
 // run reads the invocation's messages until it hangs up; its requests in
 // flight are then cancelled.
 func (pr *peer) run() {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx := pr.ctx
 	defer func() {
-		cancel()
+		pr.cancel()
 		pr.conn.Close()
 		close(pr.gone)
 		d := pr.d
@@ -362,7 +368,7 @@ func (pr *peer) ask(ctx context.Context, method string, params json.RawMessage) 
 	if len(params) > 0 {
 		line = append(line, ojson.Member{Key: "params", Value: params})
 	}
-	pr.send(line.JSON())
+	pr.sendUnasked(line.JSON())
 	select {
 	case msg := <-ch:
 		if msg.Error != nil {

@@ -24,16 +24,23 @@ func ownerOf(fi os.FileInfo) int {
 	return -1
 }
 
-// lock takes the lock a session process holds for its whole life;
-// ErrLocked means another process holds it. The kernel lets it go when
-// the process dies, however it dies, so a lock never goes stale.
-func lock(path string) (*os.File, error) {
-	f, err := atomicfile.TryLock(path)
+// lockIn takes the lock on name in root (Paths.lock).
+func lockIn(root *os.Root, name string) (*os.File, error) {
+	f, err := atomicfile.TryLockIn(root, name)
 	if errors.Is(err, atomicfile.ErrLocked) {
 		return nil, ErrLocked
 	}
 	return f, err
 }
+
+// The signals a session process is stopped with when it does not answer.
+const (
+	sigTerm = syscall.SIGTERM
+	sigCont = syscall.SIGCONT
+	sigKill = syscall.SIGKILL
+)
+
+func signalTo(pid int, sig syscall.Signal) { _ = syscall.Kill(pid, sig) }
 
 // Detached is how the session process is started: a session of its own,
 // so that the terminal's Ctrl-C and hangup never reach it.
@@ -47,20 +54,21 @@ func CloseOnExec(fd int) { syscall.CloseOnExec(fd) }
 // socket among them) its user's only.
 func RestrictUmask() { syscall.Umask(0o077) }
 
-// peerOf is the user id of the process at the other end of c.
-func peerOf(c net.Conn) (int, error) {
+// peerOf is the user id and the process id of the process at the other
+// end of c (for a connection not yet accepted, the listener's).
+func peerOf(c net.Conn) (uid, pid int, err error) {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return -1, errors.New("not a local socket")
+		return -1, 0, errors.New("not a local socket")
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return -1, err
+		return -1, 0, err
 	}
-	uid := -1
+	uid = -1
 	var gerr error
-	if err := raw.Control(func(fd uintptr) { uid, gerr = peerUID(int(fd)) }); err != nil {
-		return -1, err
+	if err := raw.Control(func(fd uintptr) { uid, pid, gerr = peerCred(int(fd)) }); err != nil {
+		return -1, 0, err
 	}
-	return uid, gerr
+	return uid, pid, gerr
 }

@@ -11,6 +11,7 @@ package sessiond
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/mcpctl/mcpctl/client"
 )
@@ -20,6 +21,9 @@ const logMethod = "notifications/message"
 // notify passes on a notification of the server's that reached this
 // request, under the invocation's own ids.
 func (cl *call) notify(n client.Notification) {
+	if sessionWord(n.Method) {
+		return
+	}
 	if be := cl.peer.d.backendNow(); be != nil {
 		be.lists.saw(n.Method)
 	}
@@ -42,8 +46,13 @@ func (cl *call) notify(n client.Notification) {
 	case n.Method == logMethod && !cl.logs:
 		return
 	}
-	cl.peer.send(notificationLine(n.Method, params))
+	cl.peer.sendUnasked(notificationLine(n.Method, params))
 }
+
+// sessionWord: a method name of the session's own (mcpctl/session/…),
+// which a server's notification must not pass for: the invocation would
+// take it for the session's word.
+func sessionWord(method string) bool { return strings.HasPrefix(method, sessionMethods) }
 
 // isID reports whether raw (a progress token or a subscription id) is id,
 // as a number or a string.
@@ -65,6 +74,9 @@ func isID(raw json.RawMessage, id int64) bool {
 // Progress and subscription notifications belong to a request: they
 // travel with it (notify).
 func (d *daemon) untied(n client.Notification) {
+	if sessionWord(n.Method) {
+		return
+	}
 	if be := d.backendNow(); be != nil {
 		be.lists.saw(n.Method)
 	}
@@ -102,7 +114,7 @@ func (d *daemon) untied(n client.Notification) {
 	}
 	d.mu.Unlock()
 	for _, pr := range to {
-		pr.send(line)
+		pr.sendUnasked(line)
 	}
 }
 

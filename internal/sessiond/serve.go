@@ -22,7 +22,8 @@ import (
 // called, and how it reaches its server.
 type Config struct {
 	// Dir is the sessions folder (OpenDir), ID the server's (ID).
-	Dir, ID string
+	Dir *Dir
+	ID  string
 	// Name is what the session is called; Server the server as shown
 	// (its URL without credentials, or its command); ServerID its
 	// identity, for the record.
@@ -57,19 +58,19 @@ func Serve(ctx context.Context, cfg Config, ready func(Hello)) error {
 	if !Supported {
 		return ErrUnsupported
 	}
-	if cfg.Connect == nil || cfg.Idle <= 0 || cfg.Dir == "" || cfg.ID == "" {
+	if cfg.Connect == nil || cfg.Idle <= 0 || cfg.Dir == nil || cfg.ID == "" {
 		return errors.New("sessiond: a Config needs Dir, ID, Connect and a positive Idle")
 	}
 	p := Paths{Dir: cfg.Dir, ID: cfg.ID}
 	if err := p.CheckLength(); err != nil {
 		return err
 	}
-	l, err := lock(p.Lock())
+	l, err := p.lock()
 	if err != nil {
 		return err
 	}
 	defer l.Close()
-	_ = os.Remove(p.Socket()) // we hold the lock: any socket there is stale
+	_ = cfg.Dir.root.Remove(p.sockName()) // we hold the lock: any socket there is stale
 	d := newDaemon(cfg, p)
 	if _, err := d.connect(ctx); err != nil {
 		d.stop("")
@@ -82,11 +83,12 @@ func Serve(ctx context.Context, cfg Config, ready func(Hello)) error {
 		p.remove()
 		return fmt.Errorf("cannot listen on %s: %w", p.Socket(), err)
 	}
-	_ = os.Chmod(p.Socket(), 0o600)
+	_ = cfg.Dir.root.Chmod(p.sockName(), 0o600)
 	hello := d.helloNow()
+	start, _, _ := procStart(os.Getpid())
 	rec := &record{Name: cfg.Name, Server: cfg.Server, ServerID: cfg.ServerID, Era: hello.Era, Version: hello.Version,
-		PID: os.Getpid(), Started: d.started.UTC(), Idle: cfg.Idle.String()}
-	if err := rec.write(p.Record()); err != nil {
+		PID: os.Getpid(), ProcStart: start, Started: d.started.UTC(), Idle: cfg.Idle.String()}
+	if err := p.writeRecord(rec); err != nil {
 		ln.Close()
 		d.stop("cannot write its record")
 		p.remove()
@@ -328,7 +330,7 @@ func (d *daemon) serve(ctx context.Context, l net.Listener) {
 			if err != nil {
 				return
 			}
-			if uid, err := peerOf(conn); err != nil || uid != os.Getuid() {
+			if uid, _, err := peerOf(conn); err != nil || uid != os.Getuid() {
 				d.note("mcpctl: session: refused a connection from user %d", uid)
 				conn.Close()
 				continue
@@ -388,8 +390,8 @@ func (d *daemon) stop(why string) {
 		if l != nil {
 			l.Close()
 		}
-		_ = os.Remove(d.paths.Socket())
-		_ = os.Remove(d.paths.Record())
+		_ = d.paths.Dir.root.Remove(d.paths.sockName())
+		_ = d.paths.Dir.root.Remove(d.paths.recordName())
 		for pr := range peers {
 			pr.drainAndClose()
 		}

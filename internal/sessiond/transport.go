@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mcpctl/mcpctl/client"
 	"github.com/mcpctl/mcpctl/internal/exitcode"
@@ -65,7 +66,11 @@ func (e *Error) ExitCode() int { return e.Code }
 // goes away a *client.ConnError. opts.Binding is Binding.
 func NewTransport(c *Conn, opts client.ConnOptions) client.Transport {
 	opts.Binding = Binding
-	return &transport{Transport: client.NewConn(c, opts), name: c.Hello.Name, headers: c.Hello.Headers}
+	t := &transport{Transport: client.NewConn(c, opts), name: c.Hello.Name, headers: c.Hello.Headers}
+	if install := t.Transport.Capabilities().Notifications; install != nil {
+		install(t.untied)
+	}
+	return t
 }
 
 type transport struct {
@@ -73,6 +78,46 @@ type transport struct {
 	name string
 	// headers: the session's server takes Mcp-Param-* headers (Hello).
 	headers bool
+	// why is the session's last word, when it ended the connection
+	// (disconnectMethod); onUntied the handler the client installed for
+	// what comes tied to no request.
+	why      atomic.Pointer[string]
+	onUntied atomic.Pointer[func(client.Notification)]
+}
+
+// lastWord takes the session's last word out of what comes tied to no
+// request: reported true, it goes no further.
+func (t *transport) lastWord(n client.Notification) bool {
+	if n.Method != disconnectMethod {
+		return false
+	}
+	var p struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(n.Params, &p)
+	if p.Message == "" {
+		p.Message = "the session disconnected this command"
+	}
+	t.why.Store(&p.Message)
+	return true
+}
+
+func (t *transport) untied(n client.Notification) {
+	if t.lastWord(n) {
+		return
+	}
+	if h := t.onUntied.Load(); h != nil {
+		(*h)(n)
+	}
+}
+
+// ended is the error of a connection that ended: the session's own
+// word for it when it said one (exit 3), else err.
+func (t *transport) ended(err error) error {
+	if why := t.why.Load(); why != nil && err != nil {
+		return &Error{Msg: *why, Code: exitcode.Connection}
+	}
+	return err
 }
 
 func (t *transport) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
@@ -84,6 +129,9 @@ func (t *transport) RoundTrip(ctx context.Context, req *client.Request, notify f
 	msg, err := t.Transport.RoundTrip(ctx, req, notify)
 	var conn *client.ConnError
 	if err != nil && errors.As(err, &conn) {
+		if t.why.Load() != nil {
+			return nil, t.ended(err)
+		}
 		return nil, &client.ConnError{Msg: fmt.Sprintf("the session %s ended (its process is gone); the server's state is gone with it", t.name)}
 	}
 	if err != nil || msg == nil || msg.Error == nil {
@@ -108,12 +156,19 @@ func (t *transport) RoundTrip(ctx context.Context, req *client.Request, notify f
 func (t *transport) Capabilities() client.Capabilities {
 	caps := t.Transport.Capabilities()
 	caps.Headers = t.headers
+	if caps.Notifications != nil {
+		caps.Notifications = func(h func(client.Notification)) { t.onUntied.Store(&h) }
+	}
 	if watch := caps.Watch; watch != nil {
 		caps.Watch = func(ctx context.Context, fn func(client.Notification)) error {
 			// The daemon sends what the server says unasked only to
 			// those who watch.
 			_, _ = t.Transport.RoundTrip(ctx, &client.Request{Method: watchMethod}, nil)
-			return watch(ctx, fn)
+			return t.ended(watch(ctx, func(n client.Notification) {
+				if !t.lastWord(n) {
+					fn(n)
+				}
+			}))
 		}
 	}
 	return caps

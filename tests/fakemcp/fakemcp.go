@@ -288,6 +288,8 @@ func Modes() string {
 		"skills",                 // issue 17, item 1 (skills.go)
 		"legacyunasked",          // issue 24, item 7 (unasked.go)
 		"hiddentext", "echoauth", // issue 24, item 9 (hygiene.go)
+		// issue 24, items 6 and 8 (sessionfaults.go)
+		"legacyflood", "legacyendlesspages:BYTES", "deaf",
 	}, ", ")
 }
 

@@ -320,6 +320,8 @@ func serveFaultStdio(mode string, in io.Reader, out, errOut io.Writer) (code int
 		fmt.Fprintln(errOut, "fakemcp: input closed; ignoring it, and SIGTERM")
 		time.Sleep(60 * time.Second)
 		return 0, true
+	case "deaf": // issue 24, item 8 (sessionfaults.go)
+		return serveDeaf(in, out, errOut), true
 	case "ignoreterm-child":
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(60 * time.Second)

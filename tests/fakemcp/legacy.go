@@ -144,6 +144,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 	if r, ok := l.gatherReply(req, send); ok { // issue 23, item 7 (logburst.go)
 		return r
 	}
+	if r, ok := l.sessionFaultReply(req, send); ok { // issue 24, items 6 and 8 (sessionfaults.go)
+		return r
+	}
 	switch req.Method {
 	case "fake/count":
 		return result(id, l.srv.counts())
