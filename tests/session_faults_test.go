@@ -90,12 +90,26 @@ func TestSessionFolderMustBePrivate(t *testing.T) {
 		if code != 2 || !strings.Contains(errs, "the folder "+base+" (where the sessions folder is) is open to others (mode 0777); make it private: chmod 700 "+base) {
 			t.Errorf("session start: exit %d: %s", code, errs)
 		}
+		// A command with no sessions folder to look in uses nothing of
+		// the open folder, and makes nothing in it.
 		out, errs := e.must("tools", "call", "touch_resource")
-		if !strings.Contains(errs, "open to others (mode 0777)") || !strings.Contains(errs, "not using the session") || !strings.Contains(out, "count: 1") {
+		if strings.Contains(errs, "session") || !strings.Contains(out, "count: 1") {
 			t.Errorf("a command: %s\n%s", out, errs)
 		}
 		if _, err := os.Stat(filepath.Join(base, "sessions")); !os.IsNotExist(err) {
 			t.Errorf("a sessions folder was made in the open folder: %v", err)
+		}
+		// A sessions folder in it (another user may have made one, with a
+		// socket to answer as a session) is not used, with a word.
+		if err := os.Mkdir(filepath.Join(base, "sessions"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		out, errs = e.must("tools", "call", "touch_resource")
+		if !strings.Contains(errs, "open to others (mode 0777)") || !strings.Contains(errs, "not using the session") || !strings.Contains(out, "count: 1") {
+			t.Errorf("a command beside a sessions folder: %s\n%s", out, errs)
+		}
+		if err := os.Remove(filepath.Join(base, "sessions")); err != nil {
+			t.Fatal(err)
 		}
 		if err := os.Chmod(base, 0o700); err != nil {
 			t.Fatal(err)

@@ -34,7 +34,8 @@ func (d *Dir) Close() error { return d.root.Close() }
 // With create, base and the folder are made (0700) when missing. Either
 // way both must be real folders (not links), yours, and closed to others
 // (*UnsafeError, which says what to fix). A missing one without create is
-// an error satisfying os.ErrNotExist.
+// an error satisfying os.ErrNotExist, whatever base is: a command that
+// only looks for a session says nothing of a folder it has no use for.
 func OpenDir(base string, create bool) (*Dir, error) {
 	if !Supported {
 		return nil, ErrUnsupported
@@ -44,6 +45,10 @@ func OpenDir(base string, create bool) (*Dir, error) {
 		if err := os.MkdirAll(base, 0o700); err != nil {
 			return nil, err
 		}
+	} else if _, err := os.Lstat(path); err != nil {
+		// No sessions folder, no session to trust or refuse: what holds
+		// it is looked at only when there is something in it to use.
+		return nil, err
 	}
 	parent, err := openChecked(base, "the folder "+base+" (where the sessions folder is)")
 	if err != nil {
