@@ -32,8 +32,12 @@ import (
 // integer literal, "number" a JSON number literal (no NaN, Infinity, hex,
 // leading "+" or zeros), "boolean" exactly true/false, "null" exactly null.
 // Number text is kept exactly, so big values survive. Without type
-// information, or when no conversion is accepted, the string stays as is
-// (Validate then reports the mismatch).
+// information, or when the text converts to none of the declared types,
+// the string stays as is (Validate then reports the mismatch). When the
+// text converts but no conversion is accepted (a number past a bound, a
+// value not in the enum), the first conversion in schema order is kept,
+// so that Validate reports the bound it breaks, as for the same value
+// given as JSON.
 //
 // The result is args re-encoded with its key order and number text
 // preserved. Coerce only errs when args is not valid JSON.
@@ -116,15 +120,31 @@ func (c *coercer) coerce(segs []seg, str string) (any, bool) {
 	if e == nil {
 		return str, false
 	}
-	for _, cand := range c.candidates(e, str) {
+	cands := c.candidates(e, str)
+	for _, cand := range cands {
 		if c.accepts(e, cand) {
-			if cs, isStr := cand.(string); isStr && cs == str {
-				return str, false
-			}
-			return cand, true
+			return changed(cand, str)
 		}
 	}
-	return str, false
+	// Nothing fits. The first conversion the schema's types allow is
+	// still the value that was meant: totalThoughts=0 for an integer of
+	// minimum 1 is the number 0, out of bounds, and validation says so
+	// ("must be >= 1, got 0", as for totalThoughts:=0) rather than that a
+	// string is not an integer. The text stays a string when it converts
+	// to nothing, or when the location takes it as it is.
+	if len(cands) == 0 || c.accepts(e, str) {
+		return str, false
+	}
+	return changed(cands[0], str)
+}
+
+// changed reports v as the typed value of the text str, unless v is str
+// itself.
+func changed(v any, str string) (any, bool) {
+	if s, isStr := v.(string); isStr && s == str {
+		return str, false
+	}
+	return v, true
 }
 
 type navKey struct {

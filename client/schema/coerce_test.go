@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -70,8 +71,15 @@ func TestCoerceScalars(t *testing.T) {
 		{"nothing fits", `{"anyOf":[{"type":"integer"},{"type":"boolean"}]}`, `"x"`, `"x"`},
 		// allOf merged
 		{"allOf merged accepts", `{"allOf":[{"type":"integer"},{"minimum":0}]}`, `"5"`, `5`},
-		{"allOf merged rejects", `{"allOf":[{"type":"integer"},{"minimum":0}]}`, `"-1"`, `"-1"`},
-		{"constraint rejects conversion", `{"type":"integer","maximum":3}`, `"9"`, `"9"`},
+		// A conversion no constraint accepts is still the value meant: the
+		// first in schema order is kept, for Validate to name the bound.
+		{"allOf merged out of bounds", `{"allOf":[{"type":"integer"},{"minimum":0}]}`, `"-1"`, `-1`},
+		{"out of bounds stays a number", `{"type":"integer","maximum":3}`, `"9"`, `9`},
+		{"not an enum member stays a number", `{"type":"integer","enum":[1,2]}`, `"3"`, `3`},
+		{"no branch accepts: first conversion", `{"anyOf":[{"type":"integer","minimum":10},{"type":"boolean"}]}`, `"5"`, `5`},
+		{"no branch accepts: string first", `{"type":["string","integer"],"minLength":3,"minimum":10}`, `"5"`, `"5"`},
+		{"too short string stays", `{"type":"string","minLength":3}`, `"ab"`, `"ab"`},
+		{"a number where only the text fits", `{"anyOf":[{"type":"integer","minimum":10},{"not":{"type":"integer"}}]}`, `"5"`, `"5"`},
 		{"false schema", `false`, `"1"`, `"1"`},
 	}
 	for _, tc := range cases {
@@ -194,5 +202,40 @@ func TestCoerceUnresolvedRefStaysString(t *testing.T) {
 	}
 	if string(out) != `{"p":"5","q":6}` {
 		t.Errorf("got %s", out)
+	}
+}
+
+// Issue 25, item 5: a key=value number that parses but breaks a bound is
+// reported by the bound, in the same words as the same number given as
+// JSON (key:=0), at the top level and inside an object, never as a string
+// where an integer was wanted.
+func TestCoerceOutOfBoundsSaysTheBound(t *testing.T) {
+	s := mustCompile(t, `{"type":"object","properties":{
+		"totalThoughts":{"type":"integer","minimum":1},
+		"opts":{"type":"object","properties":{"scale":{"type":"integer","minimum":1,"maximum":10}}},
+		"mode":{"type":"integer","enum":[1,2]}}}`)
+	cases := []struct {
+		name, typed, asJSON string
+		paths               [][]string
+		want                string
+	}{
+		{"minimum", `{"totalThoughts":"0"}`, `{"totalThoughts":0}`, [][]string{{"totalThoughts"}}, "totalThoughts: must be >= 1, got 0"},
+		{"nested maximum", `{"opts":{"scale":"11"}}`, `{"opts":{"scale":11}}`, [][]string{{"opts", "scale"}}, "opts.scale: must be <= 10, got 11"},
+		{"enum", `{"mode":"3"}`, `{"mode":3}`, [][]string{{"mode"}}, "mode: 3 is not one of 1, 2"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := s.Coerce(json.RawMessage(tc.typed), tc.paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, fromJSON := s.Validate(out), s.Validate(json.RawMessage(tc.asJSON))
+			if got == nil || fromJSON == nil {
+				t.Fatalf("Validate(%s) = %v, Validate(%s) = %v: want both refused", out, got, tc.asJSON, fromJSON)
+			}
+			if got.Error() != fromJSON.Error() || !strings.Contains(got.Error(), tc.want) {
+				t.Errorf("typed: %v\nas JSON: %v\nwant both to say %q", got, fromJSON, tc.want)
+			}
+		})
 	}
 }

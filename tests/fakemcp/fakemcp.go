@@ -219,6 +219,8 @@ func (s *server) handle(req request) reply {
 		return s.echo(req)
 	case "schemas": // issue 14 item 1: schemas.go
 		return s.schemas(req)
+	case "shapes": // issue 25 item 5: shapes.go
+		return s.shapes(req)
 	}
 	return s.echo(req)
 }
@@ -281,6 +283,7 @@ func Modes() string {
 		"setsidkeep", "setsiddaemon", "doublefork", // issue 13, item 5
 		"logs:N", "legacylogs:N", "legacysselogs:N", // issue 23, item 7 (logburst.go)
 		"schemas",                // issue 14, item 1 (schemas.go)
+		"shapes",                 // issue 25, item 5 (shapes.go)
 		"legacytyped",            // issue 15, item 1 (legacytyped.go)
 		"legacytaskworking",      // issue 17, item 6 (legacytasks.go)
 		"slowexit",               // issue 16, item 4 (slowexit.go)
