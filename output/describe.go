@@ -61,38 +61,25 @@ func textDescribe(t *textWriter, tool *value) bool {
 // schema (v nil) reads as.
 func (t *textWriter) schemaSection(title string, v *value, emptyObject string) {
 	s := schemaOf(v)
-	props, required := schemaProperties(s)
-	if len(props) > 0 {
-		t.linef("%s", t.bold(title))
-		t.params(props, required, "  ")
-		return
-	}
-	for _, c := range []struct {
-		word string
-		alts []schema.Node
-	}{{"one of", s.OneOf()}, {"any of", s.AnyOf()}} {
-		if len(c.alts) == 0 {
-			continue
-		}
-		t.linef("%s %s", t.bold(title), c.word)
-		for i, alt := range c.alts {
-			ap, areq := schemaProperties(alt)
-			t.linef("  alternative %d:", i+1)
-			if len(ap) == 0 {
-				t.linef("    %s", t.name(typeOf(alt, true)))
+	if sec, ok := sectionOf(s); ok {
+		switch {
+		case sec.how == "":
+			t.linef("%s", t.bold(title))
+			t.fields(sec.lists[0], "  ")
+		case len(sec.alts) > 0:
+			t.linef("%s %s", t.bold(title), sec.how)
+			for i, alt := range sec.alts {
+				t.linef("  alternative %d:", i+1)
+				if len(sec.lists[i].rows) == 0 {
+					t.linef("    %s", t.name(typeOf(alt, true)))
+				}
+				t.fields(sec.lists[i], "    ")
 			}
-			t.params(ap, areq, "    ")
+		default:
+			t.linef("%s %s", t.bold(title), sec.how)
+			t.fields(sec.lists[0], "  ")
 		}
 		return
-	}
-	if typeName(s) == "array" {
-		if items, ok := s.Items(); ok {
-			if ip, ireq := schemaProperties(items); len(ip) > 0 {
-				t.linef("%s array of objects:", t.bold(title))
-				t.params(ip, ireq, "  ")
-				return
-			}
-		}
 	}
 	if v == nil || typeName(s) == "object" {
 		switch ap, ok := s.AdditionalProperties(); {
@@ -104,6 +91,72 @@ func (t *textWriter) schemaSection(title string, v *value, emptyObject string) {
 		return
 	}
 	t.linef("%s %s", t.bold(title), t.name(typeOf(s, true)))
+}
+
+// section is how a schema's fields are listed: its properties (how ""),
+// those of each alternative of a oneOf or anyOf at its root (how "one of"
+// or "any of", a list per alternative), or those of its items (how "array
+// of objects:").
+type section struct {
+	how   string
+	alts  []schema.Node
+	lists []*fieldList
+}
+
+// sectionOf reads s for its fields; ok is false when it has none to list.
+func sectionOf(s schema.Node) (sec section, ok bool) {
+	if props, required := schemaProperties(s); len(props) > 0 {
+		return section{lists: []*fieldList{listFields(s, props, required)}}, true
+	}
+	for _, c := range []struct {
+		how  string
+		alts []schema.Node
+	}{{"one of", s.OneOf()}, {"any of", s.AnyOf()}} {
+		if len(c.alts) == 0 {
+			continue
+		}
+		sec = section{how: c.how, alts: c.alts}
+		for _, alt := range c.alts {
+			ap, areq := schemaProperties(alt)
+			sec.lists = append(sec.lists, listFields(alt, ap, areq))
+		}
+		return sec, true
+	}
+	if typeName(s) == "array" {
+		if items, ok := s.Items(); ok {
+			if ip, ireq := schemaProperties(items); len(ip) > 0 {
+				return section{how: "array of objects:", lists: []*fieldList{listFields(items, ip, ireq)}}, true
+			}
+		}
+	}
+	return section{}, false
+}
+
+// describeTable lists a tool's parameters, a row each, and the fields
+// below them by their request-item keys, with what the text says of each
+// in columns a script can cut (the output schema and annotations are in
+// the text, JSON and YAML). The parameters of every alternative of a
+// oneOf or anyOf follow one another. ok is false when tool is not a Tool.
+func describeTable(tool *value) (*table, bool) {
+	if !tool.is(kindObject) || tool.str("name") == "" {
+		return nil, false
+	}
+	t := &table{headers: []string{"PARAMETER", "TYPE", "REQUIRED", "DEFAULT", "ALLOWED", "DESCRIPTION"}}
+	sec, _ := sectionOf(schemaOf(tool.get("inputSchema")))
+	for _, l := range sec.lists {
+		for _, f := range l.rows {
+			fa := factsOf(f.schema)
+			req := ""
+			if f.required {
+				req = "yes"
+			}
+			t.rows = append(t.rows, []string{f.key(), fa.typ, req, fa.def, strings.Join(fa.allowed, ", "), firstLine(fa.desc)})
+		}
+		if l.cut {
+			t.rows = append(t.rows, []string{"…", "", "", "", "", "more fields: -o json shows the whole schema"})
+		}
+	}
+	return t, true
 }
 
 // schemaOf reads a tool's inputSchema or outputSchema for its structure
@@ -150,70 +203,40 @@ func isFalse(n schema.Node) bool {
 }
 
 // schemaProperties returns the properties of an object schema in wire order,
-// including those contributed by allOf members, and the set of required
-// names.
+// including those its $ref target and allOf members contribute, and the
+// set of required names.
 func schemaProperties(s schema.Node) ([]schema.Property, map[string]bool) {
-	var props []schema.Property
-	required := map[string]bool{}
-	var collect func(n schema.Node)
-	collect = func(n schema.Node) {
-		own, _ := n.Properties()
-		props = append(props, own...)
-		for _, r := range keyword(n, "required").items() {
-			if r.is(kindString) {
-				required[r.text()] = true
-			}
-		}
-		for _, m := range n.AllOf() {
-			collect(m)
-		}
-	}
-	collect(s)
-	return props, required
+	return propertiesOf(structureOf(s))
 }
 
-func (t *textWriter) params(props []schema.Property, required map[string]bool, indent string) {
-	for _, p := range props {
-		eff := p.Schema
-		if _, target, ok := p.Schema.Ref(); ok && target.IsSchema() {
-			eff = target
+// fields writes one line per field: the parameters at indent, the fields
+// below them two spaces further each level, named by their request-item
+// keys (edits[0][oldText]).
+func (t *textWriter) fields(l *fieldList, indent string) {
+	for _, f := range l.rows {
+		fa := factsOf(f.schema)
+		words := []string{fa.typ}
+		if f.required {
+			words = append(words, "required")
 		}
-		facts := []string{typeOf(p.Schema, true)}
-		if required[p.Name] {
-			facts = append(facts, "required")
+		if fa.def != "" {
+			words = append(words, "default "+fa.def)
 		}
-		if d := first(p.Schema, eff, "default"); d != nil {
-			facts = append(facts, "default "+d.compact())
-		}
-		if c := first(p.Schema, eff, "const"); c != nil {
-			facts = append(facts, "always "+c.compact())
-		}
-		if e := first(p.Schema, eff, "enum"); e.is(kindArray) {
-			facts = append(facts, "one of: "+enumList(e.items()))
-		}
-		line := indent + t.name(p.Name) + " (" + t.name(strings.Join(facts, ", ")) + ")"
-		desc := keywordText(p.Schema, "description")
-		if desc == "" {
-			desc = keywordText(eff, "description")
-		}
-		lines := strings.Split(strings.TrimSpace(t.clean(desc)), "\n")
+		words = append(words, fa.allowed...)
+		in := indent + strings.Repeat("  ", f.depth)
+		line := in + t.name(f.key()) + " (" + t.name(strings.Join(words, ", ")) + ")"
+		lines := strings.Split(strings.TrimSpace(t.clean(fa.desc)), "\n")
 		if lines[0] != "" {
 			line += " — " + lines[0]
 		}
 		t.linef("%s", line)
 		for _, l := range lines[1:] {
-			t.linef("%s    %s", indent, l)
+			t.linef("%s    %s", in, l)
 		}
 	}
-}
-
-// first looks a keyword up on the property and then on its $ref target, so a
-// default written next to a $ref wins over one inside the definition.
-func first(p, eff schema.Node, key string) *value {
-	if v := keyword(p, key); v != nil {
-		return v
+	if l.cut {
+		t.linef("%s… (more fields: -o json shows the whole schema)", indent)
 	}
-	return keyword(eff, key)
 }
 
 func enumList(items []*value) string {

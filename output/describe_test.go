@@ -1,6 +1,10 @@
 package output
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 func TestRenderTextDescribe(t *testing.T) {
 	tests := []struct {
@@ -26,7 +30,7 @@ func TestRenderTextDescribe(t *testing.T) {
 				"Parameters:\n" +
 				"  location (string, required) — City name\n" +
 				"  units (string, default \"metric\", one of: \"metric\" | \"imperial\") — Unit system\n" +
-				"  days (integer, default 3)\n" +
+				"  days (integer, default 3, >= 1)\n" +
 				"  precision (number, default 0.10)\n" +
 				"\n" +
 				"Annotations:\n" +
@@ -98,7 +102,7 @@ func TestRenderTextDescribe(t *testing.T) {
 			name: "arrays of objects, boolean schemas, an empty properties object",
 			raw: `{"name":"b","inputSchema":{"type":"object","properties":{"yes":true,"no":false,"o":{"properties":{}},"p":{"properties":{"x":{}}}}},
 			  "outputSchema":{"type":"array","items":{"properties":{"ok":{"type":"boolean"}},"required":["ok"]}}}`,
-			want: "b\n\nParameters:\n  yes (any)\n  no (never)\n  o (object)\n  p (object)\n\nOutput: array of objects:\n  ok (boolean, required)\n",
+			want: "b\n\nParameters:\n  yes (any)\n  no (never)\n  o (object)\n  p (object)\n    p[x] (any)\n\nOutput: array of objects:\n  ok (boolean, required)\n",
 		},
 		{
 			name: "a default next to a $ref wins; description and enum from the target",
@@ -176,5 +180,139 @@ func TestRenderTextDescribe(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})
+	}
+}
+
+// Issue 25, item 5: describe lists the fields of nested objects, of an
+// array's items and of a map's values, named by the request items that
+// set them (edits[0][oldText], opts[scale], labels[KEY], tags[]), with
+// their enums, defaults and bounds, as deep as a person needs and no
+// deeper, and never in circles.
+func TestRenderTextDescribeFields(t *testing.T) {
+	tests := []struct {
+		name, raw, want string
+	}{
+		{
+			name: "an array of objects with bounds and enums (server-filesystem's edit_file)",
+			raw: `{"name":"edit_file","inputSchema":{"type":"object","properties":{
+			    "path":{"type":"string","minLength":1,"pattern":"^[^*?]+$"},
+			    "edits":{"type":"array","minItems":1,"maxItems":50,"description":"The edits","items":{"type":"object","properties":{
+			      "oldText":{"type":"string","minLength":1,"description":"Text to search for"},
+			      "newText":{"type":"string","maxLength":10000},
+			      "match":{"type":"string","enum":["exact","whitespace"],"default":"exact"},
+			      "line":{"type":"integer","minimum":1,"exclusiveMaximum":1000000}},
+			      "required":["oldText","newText"]}},
+			    "dryRun":{"type":"boolean","default":false}},
+			  "required":["path","edits"]}}`,
+			want: "edit_file\n\nParameters:\n" +
+				"  path (string, required, at least 1 character, pattern \"^[^*?]+$\")\n" +
+				"  edits (object[], required, 1 to 50 items) — The edits\n" +
+				"    edits[0][oldText] (string, required, at least 1 character) — Text to search for\n" +
+				"    edits[0][newText] (string, required, at most 10000 characters)\n" +
+				"    edits[0][match] (string, default \"exact\", one of: \"exact\" | \"whitespace\")\n" +
+				"    edits[0][line] (integer, >= 1, < 1000000)\n" +
+				"  dryRun (boolean, default false)\n",
+		},
+		{
+			name: "nested objects, numbers as written, the other bounds",
+			raw: `{"name":"n","inputSchema":{"type":"object","properties":{
+			    "opts":{"type":"object","properties":{"scale":{"type":"integer","minimum":1,"maximum":10,"default":5},
+			      "deep":{"type":"object","properties":{"ratio":{"type":"number","exclusiveMinimum":0,"multipleOf":0.25}}}}},
+			    "code":{"type":"string","minLength":0,"maxLength":3,"format":"iso-4217"},
+			    "pair":{"type":"array","minItems":2,"maxItems":2,"uniqueItems":true,"items":{"type":"string"}},
+			    "bag":{"type":"object","minProperties":1,"maxProperties":1}}}}`,
+			want: "n\n\nParameters:\n" +
+				"  opts (object)\n" +
+				"    opts[scale] (integer, default 5, >= 1, <= 10)\n" +
+				"    opts[deep] (object)\n" +
+				"      opts[deep][ratio] (number, > 0, multiple of 0.25)\n" +
+				"  code (string, at most 3 characters, format iso-4217)\n" +
+				"  pair (string[], exactly 2 items, unique items)\n" +
+				"  bag (object, exactly 1 property)\n",
+		},
+		{
+			name: "draft-04 exclusive bounds",
+			raw: `{"name":"d","inputSchema":{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{
+			    "p":{"type":"number","minimum":0,"exclusiveMinimum":true,"maximum":1,"exclusiveMaximum":false}}}}`,
+			want: "d\n\nParameters:\n  p (number, > 0, <= 1)\n",
+		},
+		{
+			name: "through $refs, an Optional model, a map, items that say more than their type",
+			raw: `{"name":"r","inputSchema":{"type":"object","$defs":{
+			      "Edit":{"type":"object","properties":{"at":{"type":"integer","minimum":0}},"required":["at"]},
+			      "Opts":{"type":"object","properties":{"verbose":{"type":"boolean","default":false}}}},
+			    "properties":{
+			      "edits":{"type":"array","items":{"$ref":"#/$defs/Edit"}},
+			      "opts":{"anyOf":[{"$ref":"#/$defs/Opts"},{"type":"null"}],"default":null},
+			      "labels":{"type":"object","additionalProperties":{"type":"integer","maximum":9}},
+			      "tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+			      "names":{"type":"array","items":{"type":"string"}},
+			      "grid":{"type":"array","items":{"type":"array","items":{"type":"object","properties":{"v":{"type":"number"}}}}}}}}`,
+			want: "r\n\nParameters:\n" +
+				"  edits (object[])\n" +
+				"    edits[0][at] (integer, required, >= 0)\n" +
+				"  opts (object|null, default null)\n" +
+				"    opts[verbose] (boolean, default false)\n" +
+				"  labels (object)\n" +
+				"    labels[KEY] (integer, <= 9)\n" +
+				"  tags (string[])\n" +
+				"    tags[] (string, one of: \"a\" | \"b\")\n" +
+				"  names (string[])\n" +
+				"  grid (object[][])\n" +
+				"    grid[0][0][v] (number)\n",
+		},
+		{
+			// A schema that contains itself is listed once; a deep one
+			// stops at the fourth level, its type still said.
+			name: "recursion and depth",
+			raw: `{"name":"tree","inputSchema":{"type":"object","$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}},
+			    "properties":{"root":{"$ref":"#/$defs/Node"},"self":{"$ref":"#"},
+			      "a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"object","properties":{"e":{"type":"string"}}}}}}}}}}}}`,
+			want: "tree\n\nParameters:\n" +
+				"  root (object)\n" +
+				"    root[name] (string)\n" +
+				"    root[kids] (object[])\n" +
+				"  self (object)\n" +
+				"  a (object)\n" +
+				"    a[b] (object)\n" +
+				"      a[b][c] (object)\n" +
+				"        a[b][c][d] (object)\n",
+		},
+		{
+			name: "output fields too, keys escaped as items escape them",
+			raw: `{"name":"o","inputSchema":{"type":"object","properties":{"m":{"type":"object","properties":{"a=b":{"type":"string"}}}}},
+			  "outputSchema":{"type":"object","properties":{"rows":{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer","minimum":1}}}}}}}`,
+			want: "o\n\nParameters:\n  m (object)\n    m[a\\=b] (string)\n\nOutput:\n  rows (object[])\n    rows[0][id] (integer, >= 1)\n",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := render(t, false, Options{Format: FormatText}, KindToolDescribe, tc.raw)
+			if got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+// A schema that fans out through its $refs lists a bounded number of
+// fields and says that there are more.
+func TestRenderTextDescribeFanOut(t *testing.T) {
+	props := func(ref string) string {
+		var p []string
+		for i := range 10 {
+			p = append(p, fmt.Sprintf(`"f%d":{"$ref":"%s"}`, i, ref))
+		}
+		return `{"type":"object","properties":{` + strings.Join(p, ",") + `}}`
+	}
+	raw := `{"name":"fan","inputSchema":{"type":"object","$defs":{"A":` + props("#/$defs/B") + `,"B":` + props("#/$defs/C") +
+		`,"C":` + props("#/$defs/D") + `,"D":{"type":"string"}},"properties":{"x":{"$ref":"#/$defs/A"},"y":{"type":"string"}}}}`
+	got := render(t, false, Options{Format: FormatText}, KindToolDescribe, raw)
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	if n := len(lines); n > maxNestedFields+8 {
+		t.Errorf("%d lines, want at most about %d", n, maxNestedFields)
+	}
+	if !strings.Contains(got, "\n  y (string)\n") || !strings.HasSuffix(got, "\n  … (more fields: -o json shows the whole schema)\n") {
+		t.Errorf("every parameter, then a note of what was left out; got\n%s", got)
 	}
 }

@@ -69,6 +69,10 @@ func buildTable(kind Kind, v *value, opts Options) *table {
 				return []string{s.str("name"), s.str("kind"), s.str("target"), src}
 			})
 		}
+	case KindToolDescribe:
+		if t, ok := describeTable(v); ok {
+			return t
+		}
 	case KindComplete:
 		if items, ok := v.get("completion").array("values"); ok {
 			return listTable(items, []string{"VALUES"}, func(c *value) []string {

@@ -213,3 +213,39 @@ func TestTruncateCells(t *testing.T) {
 		}
 	}
 }
+
+// Issue 25, item 5: describe as a table is a row per parameter and per
+// field below one, named by its request-item key, with its type, whether
+// it is required, its default and what it allows in columns of their own.
+func TestRenderTableDescribe(t *testing.T) {
+	raw := `{"name":"edit_file","description":"Edit","inputSchema":{"type":"object","properties":{
+	    "path":{"type":"string","minLength":1,"description":"File to edit\nwithin the roots"},
+	    "edits":{"type":"array","minItems":1,"maxItems":50,"items":{"type":"object","properties":{
+	      "oldText":{"type":"string","minLength":1},
+	      "match":{"type":"string","enum":["exact","whitespace"],"default":"exact"},
+	      "line":{"type":"integer","minimum":1,"maximum":1000000}},"required":["oldText"]}},
+	    "dryRun":{"type":"boolean","default":false}},"required":["path","edits"]},
+	  "outputSchema":{"type":"object","properties":{"diff":{"type":"string"}}}}`
+	got := render(t, false, Options{Format: FormatTable}, KindToolDescribe, raw)
+	want := "PARAMETER\tTYPE\tREQUIRED\tDEFAULT\tALLOWED\tDESCRIPTION\n" +
+		"path\tstring\tyes\t\tat least 1 character\tFile to edit\n" +
+		"edits\tobject[]\tyes\t\t1 to 50 items\t\n" +
+		"edits[0][oldText]\tstring\tyes\t\tat least 1 character\t\n" +
+		"edits[0][match]\tstring\t\t\"exact\"\tone of: \"exact\" | \"whitespace\"\t\n" +
+		"edits[0][line]\tinteger\t\t\t>= 1, <= 1000000\t\n" +
+		"dryRun\tboolean\t\tfalse\t\t\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	// Alternatives follow one another; a tool without parameters is the
+	// header alone.
+	got = render(t, false, Options{Format: FormatTable}, KindToolDescribe, `{"name":"find","inputSchema":{"type":"object","oneOf":[
+	  {"properties":{"id":{"type":"string"}},"required":["id"]},{"properties":{"name":{"type":"string"}}}]}}`)
+	if want := "PARAMETER\tTYPE\tREQUIRED\tDEFAULT\tALLOWED\tDESCRIPTION\nid\tstring\tyes\t\t\t\nname\tstring\t\t\t\t\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = render(t, false, Options{Format: FormatTable}, KindToolDescribe, `{"name":"now","inputSchema":{"type":"object"}}`)
+	if want := "PARAMETER\tTYPE\tREQUIRED\tDEFAULT\tALLOWED\tDESCRIPTION\n"; got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

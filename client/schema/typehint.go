@@ -30,7 +30,7 @@ func (m *mapper) typeMessage(loc []string, wants []string, n *node) string {
 		}
 		return false
 	}
-	key := itemKey(loc)
+	key := ItemKey(loc)
 	switch {
 	case has("integer") && !has("number"):
 		if d, text, ok := numberText(v); ok && !d.isInteger() {

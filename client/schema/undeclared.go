@@ -216,9 +216,12 @@ func (u *undeclared) patternMatch(view []*node, key string) bool {
 	return false
 }
 
-// itemKey spells an argument path as a key=value item's key: a[b][c],
-// with the item syntax's special characters escaped.
-func itemKey(toks []string) string {
+// ItemKey spells a path of argument tokens (an object's key, an array's
+// index) as the key of a key=value request item, with the item syntax's
+// special characters escaped: {"a","b","c"} is a[b][c], {"edits","0",
+// "oldText"} is edits[0][oldText], and an empty token after the first is
+// an appended array item ({"tags",""} is tags[]).
+func ItemKey(toks []string) string {
 	var sb strings.Builder
 	for i, t := range toks {
 		if i > 0 {

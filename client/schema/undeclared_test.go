@@ -159,9 +159,11 @@ func TestItemKey(t *testing.T) {
 		{[]string{"a"}, "a"},
 		{[]string{"a", "b", "c"}, "a[b][c]"},
 		{[]string{"k=v", "x[0]"}, `k\=v[x\[0\]]`},
+		{[]string{"edits", "0", "oldText"}, "edits[0][oldText]"},
+		{[]string{"tags", ""}, "tags[]"},
 	} {
-		if got := itemKey(c.toks); got != c.want {
-			t.Errorf("itemKey(%q) = %q, want %q", c.toks, got, c.want)
+		if got := ItemKey(c.toks); got != c.want {
+			t.Errorf("ItemKey(%q) = %q, want %q", c.toks, got, c.want)
 		}
 	}
 }
