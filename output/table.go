@@ -69,6 +69,10 @@ func buildTable(kind Kind, v *value, opts Options) *table {
 				return []string{s.str("name"), s.str("kind"), s.str("target"), src}
 			})
 		}
+	case KindToolCall:
+		if t, ok := rowsTable(v); ok {
+			return t
+		}
 	case KindToolDescribe:
 		if t, ok := describeTable(v); ok {
 			return t
@@ -81,6 +85,53 @@ func buildTable(kind Kind, v *value, opts Options) *table {
 		}
 	}
 	return genericTable(v)
+}
+
+// rowsTable reads a tool result whose one content item is text holding a
+// JSON array of objects, as server-postgres answers a query, as the rows
+// it holds: a column per key in the order the keys first appear, a cell
+// empty where a row lacks the key, nested values as JSON, numbers as
+// written. ok is false for anything else (an error result, another item
+// beside the text, text that is not such an array, an empty array, which
+// has no columns to show), which stays a key/value table of the result.
+func rowsTable(v *value) (*table, bool) {
+	content, ok := v.array("content")
+	if !ok || len(content) != 1 || v.isTrue("isError") || content[0].str("type") != "text" {
+		return nil, false
+	}
+	text := content[0].get("text")
+	if !text.is(kindString) {
+		return nil, false
+	}
+	rows, err := parseValue([]byte(text.text()))
+	if err != nil || !rows.is(kindArray) {
+		return nil, false
+	}
+	items := rows.items()
+	if len(items) == 0 {
+		return nil, false
+	}
+	t := &table{}
+	column := map[string]int{}
+	for _, it := range items {
+		if !it.is(kindObject) {
+			return nil, false
+		}
+		for _, k := range it.keys() {
+			if _, seen := column[k]; !seen {
+				column[k] = len(t.headers)
+				t.headers = append(t.headers, k)
+			}
+		}
+	}
+	for _, it := range items {
+		row := make([]string, len(t.headers))
+		for _, k := range it.keys() {
+			row[column[k]] = it.get(k).display()
+		}
+		t.rows = append(t.rows, row)
+	}
+	return t, true
 }
 
 func listTable(items []*value, headers []string, row func(*value) []string) *table {
@@ -134,7 +185,17 @@ func freeColumn(header string) bool { return header == "DESCRIPTION" || header =
 // padded columns fitted to width.
 func (t *table) write(w *bytes.Buffer, ios *IOStreams, width int) {
 	cells := make([][]string, 0, len(t.rows)+1)
-	cells = append(cells, t.headers)
+	// Headers are mcpctl's words, or a server's keys (rowsTable): cleaned
+	// as the cells are.
+	head := make([]string, len(t.headers))
+	for i, h := range t.headers {
+		if ios.IsStdoutTTY() {
+			head[i] = SanitizeName(h)
+		} else {
+			head[i] = SanitizeLine(h)
+		}
+	}
+	cells = append(cells, head)
 	for _, r := range t.rows {
 		clean := make([]string, len(t.headers))
 		for i := range clean {

@@ -214,6 +214,66 @@ func TestTruncateCells(t *testing.T) {
 	}
 }
 
+// Issue 25, item 5: a tool result whose one content item is text holding
+// a JSON array of objects (server-postgres's answer to a query) is a
+// table of those rows; anything else is the key/value table it was.
+func TestRenderTableRows(t *testing.T) {
+	rows := `[\n  {\n    \"id\": 1,\n    \"name\": \"Ada\",\n    \"tags\": [\"math\"],\n    \"boss\": null\n  },\n  {\n    \"id\": 9007199254740993,\n    \"name\": \"Grace\\tHopper\",\n    \"boss\": 1,\n    \"note\": \"navy\"\n  }\n]`
+	result := func(content string) string { return `{"content":[` + content + `],"isError":false}` }
+	text := func(s string) string { return `{"type":"text","text":"` + s + `"}` }
+	keyValue := func(raw string) string {
+		v, err := parseValue([]byte(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return "KEY\tVALUE\ncontent\t" + v.get("content").compact() + "\n" + map[bool]string{true: "isError\ttrue\n", false: "isError\tfalse\n"}[v.isTrue("isError")]
+	}
+	tests := []struct {
+		name, raw string
+		tty       bool
+		want      string // "" for the key/value table
+	}{
+		{
+			name: "a pipe: a column per key in first-seen order, empty cells, JSON for the rest, numbers as written",
+			raw:  result(text(rows)),
+			want: "id\tname\ttags\tboss\tnote\n" +
+				"1\tAda\t[\"math\"]\tnull\t\n" +
+				"9007199254740993\tGrace Hopper\t\t1\tnavy\n",
+		},
+		{
+			name: "a terminal: padded columns",
+			raw:  result(text(`[{\"id\":1,\"name\":\"Ada\"},{\"id\":22,\"name\":\"Grace\"}]`)),
+			tty:  true,
+			want: "id  name\n1   Ada\n22  Grace\n",
+		},
+		{
+			name: "a server's keys as headers are cleaned like cells",
+			raw:  result(text(`[{\"a\\u001b[2J\":1}]`)),
+			tty:  true,
+			want: "a\\u001b[2J\n1\n",
+		},
+		{name: "an error result", raw: `{"content":[` + text(`[{\"a\":1}]`) + `],"isError":true}`},
+		{name: "another content item beside the text", raw: result(text(`[{\"a\":1}]`) + `,` + text(`done`))},
+		{name: "an image, not text", raw: result(`{"type":"image","data":"AAAA","mimeType":"image/png"}`)},
+		{name: "text that is not JSON", raw: result(text(`[{\"a\":1}] and more`))},
+		{name: "an array that is not all objects", raw: result(text(`[{\"a\":1},2]`))},
+		{name: "a JSON object", raw: result(text(`{\"a\":1}`))},
+		{name: "an empty array: no columns to show", raw: result(text(`[]`))},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			want := tc.want
+			if want == "" {
+				want = keyValue(tc.raw)
+			}
+			got := render(t, tc.tty, Options{Format: FormatTable, Width: 80}, KindToolCall, tc.raw)
+			if got != want {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
 // Issue 25, item 5: describe as a table is a row per parameter and per
 // field below one, named by its request-item key, with its type, whether
 // it is required, its default and what it allows in columns of their own.
