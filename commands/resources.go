@@ -204,6 +204,6 @@ func saveContents(ios *output.IOStreams, raw json.RawMessage, uri, path string) 
 	if len(r.Contents) > 1 {
 		note += fmt.Sprintf("; %d more content items not saved", len(r.Contents)-1)
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: %s to %s\n", note, path)
+	notef(ios, "%s to %s", note, path)
 	return nil
 }

@@ -287,7 +287,7 @@ func saveSkill(ctx context.Context, conn Connection, ios *output.IOStreams, sk *
 		}
 		return usagef("--out: %v", err)
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: wrote %d verified files (%d bytes) to %s\n", len(files), total, output.SanitizeLine(filepath.Join(dir, filepath.FromSlash(base))))
+	notef(ios, "wrote %d verified files (%d bytes) to %s", len(files), total, output.SanitizeLine(filepath.Join(dir, filepath.FromSlash(base))))
 	return nil
 }
 

@@ -161,7 +161,7 @@ func runTasksUpdate(o *taskOptions) error {
 		if err := conn.Client().AnswerTask(o.ctx(), cc); err != nil {
 			return wrapOp("tasks/update "+id, err)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
+		notef(o.IO, "answered task %s; 'mcpctl tasks wait %s' follows it", id, id)
 		return nil
 	})
 }
