@@ -91,6 +91,9 @@ func (s *connection) FinishCall(ctx context.Context, op string, kind output.Kind
 	if err != nil {
 		return wrapOp(op, err)
 	}
+	if raw == nil {
+		return nil // nothing left to print: --out wrote it all (binaryOut.wrap)
+	}
 	if id := client.CreatedTaskID(raw); id != "" {
 		kind = output.KindGeneric
 		notef(s.ios, "the server runs this as a task; 'mcpctl tasks wait %s' follows it", output.SanitizeLine(id))
