@@ -86,14 +86,14 @@ func runAuthLogin(o *noOptions, s *connection, m *oauth.Manager) error {
 	if !ok {
 		if !m.KeepsTokens() {
 			// --grant jwt-bearer: the token is not kept (SEP-1933).
-			fmt.Fprintf(s.ios.ErrOut, "mcpctl: the assertion was accepted by %s; its token is not kept: each command presents the assertion again\n", output.SanitizeLine(s.target))
+			notef(s.ios, "the assertion was accepted by %s; its token is not kept: each command presents the assertion again", output.SanitizeLine(s.target))
 			return nil
 		}
 		// The login worked, but the token could not be kept (a keychain
 		// that refused it, a folder that cannot be written): --trace says why.
 		return &oauth.Error{Msg: "logged in to " + s.target + ", but the token could not be stored (--trace says why)"}
 	}
-	fmt.Fprintf(s.ios.ErrOut, "mcpctl: logged in to %s (issuer %s)\n", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
+	notef(s.ios, "logged in to %s (issuer %s)", output.SanitizeLine(s.target), output.SanitizeLine(st.Issuer))
 	return nil
 }
 
@@ -117,9 +117,9 @@ func runAuthLogout(_ *noOptions, s *connection, m *oauth.Manager) error {
 		return keychainHint(err)
 	}
 	if forgot {
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: forgot the tokens for %s\n", output.SanitizeLine(s.target))
+		notef(s.ios, "forgot the tokens for %s", output.SanitizeLine(s.target))
 	} else {
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: no tokens stored for %s\n", output.SanitizeLine(s.target))
+		notef(s.ios, "no tokens stored for %s", output.SanitizeLine(s.target))
 	}
 	return nil
 }

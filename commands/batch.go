@@ -362,6 +362,7 @@ func (b *batchRun) runLine(ctx context.Context, in *rawLine) (out, errs []byte, 
 	var printed []json.RawMessage
 	lf := *b.f
 	lf.IOStreams = &output.IOStreams{In: strings.NewReader(""), Out: &stdout, ErrOut: &stderr}
+	lf.IOStreams.SetQuiet(b.g.Quiet) // a line's notes are the batch's
 	lf.Connect = func(_ context.Context, _ *GlobalOptions, how ConnectOptions) (Connection, error) {
 		return b.lineConnection(lf.IOStreams, how, &printed), nil
 	}

@@ -155,7 +155,7 @@ func runCacheClear(o *noOptions) error {
 	if err != nil {
 		return fmt.Errorf("clearing the remembered eras: %w", err)
 	}
-	fmt.Fprintf(o.f.IOStreams.ErrOut, "mcpctl: removed %d cached results and %d remembered server eras from %s\n", n, eras, cache.Dir)
+	notef(o.f.IOStreams, "removed %d cached results and %d remembered server eras from %s", n, eras, cache.Dir)
 	return nil
 }
 

@@ -455,11 +455,10 @@ func saveServers(in invocation, servers []*config.Server, force bool, report str
 	if err := doc.Save(); err != nil {
 		return fmt.Errorf("writing %s: %w", doc.File, err)
 	}
-	errOut := in.f.IOStreams.ErrOut
-	fmt.Fprintf(errOut, "mcpctl: "+report+"\n", quoteList(names), doc.File)
+	notef(in.f.IOStreams, report, quoteList(names), doc.File)
 	for _, n := range names {
 		if argv.FindCommand(in.tree().Commands, n) != nil {
-			fmt.Fprintf(errOut, "mcpctl: note: %q is also a command; use this server with -s %s\n", n, n)
+			notef(in.f.IOStreams, "note: %q is also a command; use this server with -s %s", n, n)
 		}
 	}
 	return nil
@@ -510,7 +509,7 @@ func runConfigRemove(o *configNameOptions) error {
 	if err := doc.Save(); err != nil {
 		return fmt.Errorf("writing %s: %w", doc.File, err)
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: removed %q from %s\n", name, doc.File)
+	notef(ios, "removed %q from %s", name, doc.File)
 	return nil
 }
 
@@ -617,7 +616,7 @@ func runConfigEdit(o *noOptions) error {
 		return configError(err)
 	}
 	o.f.config(o.Globals).warn(set.Warnings)
-	fmt.Fprintf(ios.ErrOut, "mcpctl: %s: %d servers\n", file, len(set.Servers))
+	notef(ios, "%s: %d servers", file, len(set.Servers))
 	return nil
 }
 
@@ -678,7 +677,7 @@ func runConfigTrust(o *configTrustOptions) error {
 		if len(defs) > 0 {
 			what = strings.Join(defs, ", ")
 		}
-		fmt.Fprintf(o.IO.ErrOut, "mcpctl: trusted %s: %s\n", output.SanitizeLine(pf.Source.File), output.SanitizeLine(what))
+		notef(o.IO, "trusted %s: %s", output.SanitizeLine(pf.Source.File), output.SanitizeLine(what))
 		loader.warn(pf.Warnings)
 	}
 	return nil

@@ -91,9 +91,12 @@ func (s *connection) FinishCall(ctx context.Context, op string, kind output.Kind
 	if err != nil {
 		return wrapOp(op, err)
 	}
+	if raw == nil {
+		return nil // nothing left to print: --out wrote it all (binaryOut.wrap)
+	}
 	if id := client.CreatedTaskID(raw); id != "" {
 		kind = output.KindGeneric
-		fmt.Fprintf(s.ios.ErrOut, "mcpctl: the server runs this as a task; 'mcpctl tasks wait %s' follows it\n", output.SanitizeLine(id))
+		notef(s.ios, "the server runs this as a task; 'mcpctl tasks wait %s' follows it", output.SanitizeLine(id))
 	}
 	toolErr := isToolError(raw)
 	if toolErr && s.textAtTerminal() {

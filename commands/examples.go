@@ -69,6 +69,7 @@ var examples = map[string][]string{
 		"mcpctl -s weather tools call weather_current location=SF units=imperial",
 		`mcpctl -s weather tools call calculator_arithmetic --json '{"expression":"2*(3+4)"}'`,
 		"mcpctl -s everything tools call simulate-research-query topic=go --no-wait",
+		"mcpctl -s files tools call read_media_file path=logo.png --out logo.png",
 	},
 	"resources": {
 		"mcpctl -s weather resources list -o table",

@@ -90,7 +90,8 @@ type Connection interface {
 	Trace(msg string)
 	// FinishCall runs a call that may go through input rounds or a task
 	// and prints its result: a tool's isError is a *ToolError (exit 1)
-	// once the result is printed, a task handle is printed as it is.
+	// once the result is printed, a task handle is printed as it is; a
+	// nil result, with no error, prints nothing.
 	FinishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error
 	// Explain adds to an error what the user can do about it.
 	Explain(err error) error

@@ -77,6 +77,7 @@ func globalFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "cancel-on-interrupt", Usage: "send tasks/cancel when Ctrl-C stops waiting for a task", Category: catInput},
 		&cli.StringFlag{Name: "progress", Usage: "show progress as `MODE`: auto (a bar when stderr is a terminal), bar, json (lines on stderr) or none", Value: "auto", EnvVars: []string{"MCPCTL_PROGRESS"}, Category: catOutput},
 		&cli.DurationFlag{Name: "max-timeout", Usage: "progress extends --timeout, up to `DURATION` in all (0: no cap)", Category: catServer},
+		&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "leave out mcpctl's notes on stderr (a file written, a session started or stopped, a task to follow; docs/output.md lists them): errors and warnings stay", EnvVars: []string{"MCPCTL_QUIET"}, Category: catOutput},
 		&cli.StringFlag{Name: "log-level", Usage: "ask the server for log messages of at least `LEVEL` (debug … emergency)", EnvVars: []string{"MCPCTL_LOG_LEVEL"}, Category: catOutput},
 		&cli.BoolFlag{Name: "trace", Usage: "print every message sent and received to stderr (credentials redacted)", EnvVars: []string{"MCPCTL_TRACE"}, Category: catDebug},
 		&cli.BoolFlag{Name: "no-session", Usage: "reach the server directly even when a session (mcpctl session) is running for it", EnvVars: []string{"MCPCTL_NO_SESSION"}, Category: catServer},

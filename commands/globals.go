@@ -49,6 +49,7 @@ type GlobalOptions struct {
 	Output   string `flag:"output"`
 	JQ       string `flag:"jq"`
 	Progress string `flag:"progress"`
+	Quiet    bool   `flag:"quiet"`
 	LogLevel string `flag:"log-level"`
 	Trace    bool   `flag:"trace"`
 	DryRun   bool   `flag:"dry-run"`

@@ -247,7 +247,7 @@ func (l *listener) run(parent context.Context) error {
 		case l.failed != nil:
 			return l.failed
 		case err == nil:
-			fmt.Fprintf(l.ios.ErrOut, "mcpctl: the server closed the subscription %s\n", output.SanitizeLine(compactJSON(res)))
+			notef(l.ios, "the server closed the subscription %s", output.SanitizeLine(compactJSON(res)))
 			return nil
 		case ctx.Err() != nil:
 			if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, errListenDone) && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
@@ -359,7 +359,7 @@ func (l *listener) acknowledged(ev client.ListenEvent) {
 		fmt.Fprintln(l.ios.ErrOut, "mcpctl: warning: "+msg)
 	}
 	if l.ios.IsStderrTTY() {
-		fmt.Fprintln(l.ios.ErrOut, "mcpctl: listening (Ctrl-C to stop)")
+		notef(l.ios, "listening (Ctrl-C to stop)")
 	}
 }
 

@@ -57,7 +57,7 @@ func writeFiles(ios *output.IOStreams, dir string, files map[string]string, what
 			return usagef("--dir: %v", err)
 		}
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: wrote %d %s to %s\n", len(files), what, dir)
+	notef(ios, "wrote %d %s to %s", len(files), what, dir)
 	return nil
 }
 

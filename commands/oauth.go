@@ -280,7 +280,7 @@ func (s *connection) tokenStore(dir string) (*oauth.Store, error) {
 			fmt.Fprintln(s.ios.ErrOut, "# "+output.SanitizeLine("oauth: tokens in files under "+dir+": "+err.Error()))
 		}
 	default:
-		fmt.Fprintln(s.ios.ErrOut, "mcpctl: note: "+output.SanitizeLine(err.Error())+"; tokens are kept in files under "+output.SanitizeLine(dir))
+		notef(s.ios, "note: %s; tokens are kept in files under %s", output.SanitizeLine(err.Error()), output.SanitizeLine(dir))
 	}
 	return store, nil
 }

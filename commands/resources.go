@@ -47,7 +47,7 @@ func newCmdResourcesRead(f *Factory, runF func(*resourcesReadOptions) error) *cl
 			}
 			o := &resourcesReadOptions{invocation: invoked(f, c), URI: c.Args().First(), Out: c.String("out")}
 			if o.Out == "-" && f.IOStreams.IsStdoutTTY() {
-				return nil, usagef("--out - would write raw bytes to the terminal; redirect stdout or name a file")
+				return nil, rawToTerminal()
 			}
 			return o, nil
 		}, runF, runResourcesRead),
@@ -197,13 +197,10 @@ func saveContents(ios *output.IOStreams, raw json.RawMessage, uri, path string) 
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return usagef("--out: %v", err)
 	}
-	note := fmt.Sprintf("wrote %d bytes", len(data))
-	if item.MimeType != "" {
-		note += " (" + item.MimeType + ")"
-	}
+	var more string
 	if len(r.Contents) > 1 {
-		note += fmt.Sprintf("; %d more content items not saved", len(r.Contents)-1)
+		more = fmt.Sprintf("; %d more content items not saved", len(r.Contents)-1)
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: %s to %s\n", note, path)
+	noteWrote(ios, len(data), item.MimeType, more, path)
 	return nil
 }

@@ -13,7 +13,8 @@ import (
 
 type resumeOptions struct {
 	invocation
-	File string // CONTINUATION-FILE, or - for stdin
+	File string    // CONTINUATION-FILE, or - for stdin
+	Out  binaryOut // --out, for a tools/call's
 }
 
 func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
@@ -24,7 +25,9 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 		Description: "When input cannot be given (no terminal, no --answer), mcpctl exits 6 and prints a\n" +
 			"continuation document on stdout; answer it later with resume (see the examples).\n" +
 			"The server is reached as the document says unless --url/--stdio/-s name one, which must\n" +
-			"be the same server. Documents are sealed: an edited one is refused.",
+			"be the same server. Documents are sealed: an edited one is refused.\n\n" +
+			"For a tools/call: " + outHelp,
+		Flags: binaryOutFlags(),
 		Action: actionOf(func(c *cli.Context) (*resumeOptions, error) {
 			if err := needArgs(c, 1, 1, "CONTINUATION-FILE|- [--answers FILE | --answer KEY.FIELD=VALUE…]"); err != nil {
 				return nil, err
@@ -32,7 +35,11 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 			if c.Args().First() == "-" && globalsOf(c).Answers == "-" {
 				return nil, usagef("the continuation and --answers cannot both come from stdin")
 			}
-			return &resumeOptions{invocation: invoked(f, c), File: c.Args().First()}, nil
+			out, err := parseBinaryOut(c, f.IOStreams)
+			if err != nil {
+				return nil, err
+			}
+			return &resumeOptions{invocation: invoked(f, c), File: c.Args().First(), Out: out}, nil
 		}, runF, runResume),
 	}
 }
@@ -48,6 +55,12 @@ func runResume(o *resumeOptions) error {
 	}
 	k, err := readContinuation(o.f, data)
 	if err != nil {
+		return err
+	}
+	if o.Out.Path != "" && k.Method != "tools/call" {
+		return usagef("--out writes a tool's result; this continuation is of %s", output.SanitizeLine(k.Method))
+	}
+	if err := o.Out.check(); err != nil {
 		return err
 	}
 	var how ConnectOptions
@@ -83,7 +96,7 @@ func runResume(o *resumeOptions) error {
 	if kind == "" {
 		kind = output.KindToolCall
 	}
-	return conn.Explain(conn.FinishCall(o.ctx(), k.Method, kind, func() (json.RawMessage, error) {
+	return conn.Explain(o.Out.done(k.Method, conn.FinishCall(o.ctx(), k.Method, kind, o.Out.wrap(o.IO, func() (json.RawMessage, error) {
 		return conn.Client().Resume(o.ctx(), cc, nil)
-	}))
+	}))))
 }

@@ -258,13 +258,15 @@ const (
 )
 
 // readGlobals reads the global flags once, before the command runs, for
-// every command to take from its invocation.
+// every command to take from its invocation; --quiet goes to the streams,
+// where every note is written (notef).
 func readGlobals(c *cli.Context, f *Factory) error {
 	g, err := parseGlobals(c, f.LookupEnv)
 	if err != nil {
 		return err
 	}
 	c.App.Metadata[globalsKey] = g
+	f.IOStreams.SetQuiet(g.Quiet)
 	return nil
 }
 

@@ -102,7 +102,7 @@ func runSessionStart(o *sessionStartOptions) error {
 	}
 	ios := o.f.IOStreams
 	name := output.ShowName(hello.Name, ios.StderrToTerminal())
-	fmt.Fprintf(ios.ErrOut, "mcpctl: session %s started (pid %d, %s %s); it ends after %s unused, or with 'mcpctl session stop %s'\n",
+	notef(ios, "session %s started (pid %d, %s %s); it ends after %s unused, or with 'mcpctl session stop %s'",
 		name, hello.PID, hello.Era, hello.Version, o.idle, name)
 	return nil
 }
@@ -187,7 +187,7 @@ func runSessionList(o *sessionListOptions) error {
 	if render.Format == output.FormatTable || render.Format == output.FormatText {
 		if render.Query == nil {
 			if len(list) == 0 {
-				fmt.Fprintln(ios.ErrOut, "mcpctl: no sessions are running")
+				notef(ios, "no sessions are running")
 				return nil
 			}
 			// Names and servers are cells of a table: a terminal gets what
@@ -263,7 +263,7 @@ func runSessionStop(o *sessionStopOptions) error {
 			return err
 		}
 		ios := o.f.IOStreams
-		fmt.Fprintf(ios.ErrOut, "mcpctl: stopped session %s (pid %d)\n", output.ShowName(s.Name, ios.StderrToTerminal()), s.PID)
+		notef(ios, "stopped session %s (pid %d)", output.ShowName(s.Name, ios.StderrToTerminal()), s.PID)
 	}
 	return nil
 }

@@ -277,17 +277,9 @@ func saveSkill(ctx context.Context, conn Connection, ios *output.IOStreams, sk *
 	}
 	base := serverLabelOf(conn) + "/" + sk.Path()
 	if err := atomicfile.WriteTree(dir, base, files, 0o755); err != nil {
-		var tree *atomicfile.TreeError
-		var names *atomicfile.NameError
-		switch {
-		case errors.As(err, &tree):
-			return usagef("--out: %s %s; nothing is written", filepath.Join(dir, filepath.FromSlash(atomicfile.ShortPath(tree.Path))), tree.Problem)
-		case errors.As(err, &names):
-			return usagef("--out: %v; nothing is written", names)
-		}
-		return usagef("--out: %v", err)
+		return outWriteError(dir, err)
 	}
-	fmt.Fprintf(ios.ErrOut, "mcpctl: wrote %d verified files (%d bytes) to %s\n", len(files), total, output.SanitizeLine(filepath.Join(dir, filepath.FromSlash(base))))
+	notef(ios, "wrote %d verified files (%d bytes) to %s", len(files), total, output.SanitizeLine(filepath.Join(dir, filepath.FromSlash(base))))
 	return nil
 }
 

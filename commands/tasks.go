@@ -61,7 +61,8 @@ func (s *connection) taskStatus(raw json.RawMessage) {
 
 type taskOptions struct {
 	invocation
-	ID string
+	ID  string
+	Out binaryOut // wait and result: --out
 }
 
 func parseTaskID(f *Factory) func(*cli.Context) (*taskOptions, error) {
@@ -98,33 +99,57 @@ func tasksCommand(f *Factory) *cli.Command {
 	}
 }
 
+// parseTaskResult is parseTaskID with --out, for the commands that print
+// the tool's result.
+func parseTaskResult(f *Factory) func(*cli.Context) (*taskOptions, error) {
+	return func(c *cli.Context) (*taskOptions, error) {
+		o, err := parseTaskID(f)(c)
+		if err != nil {
+			return nil, err
+		}
+		o.Out, err = parseBinaryOut(c, f.IOStreams)
+		return o, err
+	}
+}
+
 func newCmdTasksWait(f *Factory, runF func(*taskOptions) error) *cli.Command {
 	return &cli.Command{
 		Name: "wait", Usage: "wait for a task to end and print its result, answering its input requests", ArgsUsage: "TASK-ID",
-		Action: actionOf(parseTaskID(f), runF, runTasksWait),
+		Description: outHelp, Flags: binaryOutFlags(),
+		Action: actionOf(parseTaskResult(f), runF, runTasksWait),
 	}
 }
 
 func runTasksWait(o *taskOptions) error {
-	return o.withConnection(func(conn Connection) error {
-		return conn.FinishCall(o.ctx(), "tasks wait", output.KindToolCall, func() (json.RawMessage, error) {
-			return conn.Client().WaitTask(o.ctx(), taskParams(o.ID), &client.CallOptions{})
-		})
+	return o.finishTask("tasks wait", func(conn Connection) (json.RawMessage, error) {
+		return conn.Client().WaitTask(o.ctx(), taskParams(o.ID), &client.CallOptions{})
 	})
 }
 
 func newCmdTasksResult(f *Factory, runF func(*taskOptions) error) *cli.Command {
 	return &cli.Command{
 		Name: "result", Usage: "print a task's result (tasks/result), waiting for it to end", ArgsUsage: "TASK-ID",
-		Action: actionOf(parseTaskID(f), runF, runTasksResult),
+		Description: outHelp, Flags: binaryOutFlags(),
+		Action: actionOf(parseTaskResult(f), runF, runTasksResult),
 	}
 }
 
 func runTasksResult(o *taskOptions) error {
+	return o.finishTask("tasks result", func(conn Connection) (json.RawMessage, error) {
+		return conn.Client().TaskResult(o.ctx(), o.ID, &client.CallOptions{})
+	})
+}
+
+// finishTask prints the tool's result a task ends with, its binary
+// content to --out.
+func (o *taskOptions) finishTask(op string, call func(Connection) (json.RawMessage, error)) error {
+	if err := o.Out.check(); err != nil {
+		return err
+	}
 	return o.withConnection(func(conn Connection) error {
-		return conn.FinishCall(o.ctx(), "tasks result", output.KindToolCall, func() (json.RawMessage, error) {
-			return conn.Client().TaskResult(o.ctx(), o.ID, &client.CallOptions{})
-		})
+		return o.Out.done(op, conn.FinishCall(o.ctx(), op, output.KindToolCall, o.Out.wrap(o.IO, func() (json.RawMessage, error) {
+			return call(conn)
+		})))
 	})
 }
 
@@ -161,7 +186,7 @@ func runTasksUpdate(o *taskOptions) error {
 		if err := conn.Client().AnswerTask(o.ctx(), cc); err != nil {
 			return wrapOp("tasks/update "+id, err)
 		}
-		fmt.Fprintf(o.IO.ErrOut, "mcpctl: answered task %s; 'mcpctl tasks wait %s' follows it\n", id, id)
+		notef(o.IO, "answered task %s; 'mcpctl tasks wait %s' follows it", id, id)
 		return nil
 	})
 }

@@ -22,6 +22,16 @@ func TestTasksFlags(t *testing.T) {
 			{args: []string{"tasks", cmd.name, "a", "b"}, err: "usage: mcpctl tasks " + cmd.name + " TASK-ID"},
 		})
 	}
+	// Issue 25, item 4: the commands that print a tool's result take --out.
+	for _, cmd := range []struct {
+		name string
+		new  func(*Factory, func(*taskOptions) error) *cli.Command
+	}{{"wait", newCmdTasksWait}, {"result", newCmdTasksResult}} {
+		checkFlags(t, "tasks", cmd.new, []flagCase[taskOptions]{
+			{args: []string{"tasks", cmd.name, "t-1", "--out", "shots/", "--force"}, want: &taskOptions{ID: "t-1", Out: binaryOut{Path: "shots/", Force: true}}},
+			{args: []string{"tasks", cmd.name, "t-1", "--force"}, err: "--force lets --out replace files: give --out too"},
+		})
+	}
 	checkFlags(t, "tasks", newCmdTasksList, []flagCase[tasksListOptions]{
 		{args: []string{"tasks", "list"}, want: &tasksListOptions{}},
 		{args: []string{"tasks", "list", "--from-server"}, want: &tasksListOptions{fromServer: true}},

@@ -105,6 +105,7 @@ type toolsCallOptions struct {
 	AllowExtra bool // --allow-extra: keys the schema does not declare are sent too
 	NoWait     bool
 	Task       bool // --task
+	Out        binaryOut
 }
 
 func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Command {
@@ -112,29 +113,40 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 		Name:        "call",
 		Usage:       "call a tool (tools/call)",
 		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
-		Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
-		Flags: []cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"},
-			&cli.BoolFlag{Name: "task", Usage: "run a tool whose execution.taskSupport is optional as a task (2025-11-25 servers; tools that require it always are)"}},
+		Description: itemsHelp + "\n\n" + outHelp + "\n\nExit status 1 when the tool answers isError: true.",
+		Flags: append([]cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"},
+			&cli.BoolFlag{Name: "task", Usage: "run a tool whose execution.taskSupport is optional as a task (2025-11-25 servers; tools that require it always are)"}}, binaryOutFlags()...),
 		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
 				return nil, err
 			}
+			out, err := parseBinaryOut(c, f.IOStreams)
+			if err != nil {
+				return nil, err
+			}
+			if out.Path != "" && c.Bool("no-wait") {
+				return nil, usagef("--out writes the result, which --no-wait does not wait for: 'mcpctl tasks wait ID --out …' writes it once the task ends")
+			}
 			return &toolsCallOptions{
 				invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(),
-				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), NoWait: c.Bool("no-wait"), Task: c.Bool("task"),
+				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), NoWait: c.Bool("no-wait"), Task: c.Bool("task"), Out: out,
 			}, nil
 		}, runF, runToolsCall),
 	}
 }
 
 func runToolsCall(o *toolsCallOptions) error {
+	if err := o.Out.check(); err != nil {
+		return err
+	}
 	return o.withConnection(func(conn Connection) error {
 		args, stringPaths, err := argv.ParseItems(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err
 		}
 		ctx := o.ctx()
-		return conn.FinishCall(ctx, "tools/call "+o.Name, output.KindToolCall, func() (json.RawMessage, error) {
+		op := "tools/call " + o.Name
+		return o.Out.done(op, conn.FinishCall(ctx, op, output.KindToolCall, o.Out.wrap(o.IO, func() (json.RawMessage, error) {
 			co := &client.CallOptions{NoWait: o.NoWait, Task: o.Task}
 			if !o.NoValidate {
 				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
@@ -145,7 +157,7 @@ func runToolsCall(o *toolsCallOptions) error {
 				return dryToolCall(ctx, conn, o.IO, o.Name, args, co)
 			}
 			return conn.Client().CallTool(ctx, o.Name, args, co)
-		})
+		})))
 	})
 }
 

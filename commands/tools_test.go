@@ -29,5 +29,11 @@ func TestToolsFlags(t *testing.T) {
 		{args: []string{"tools", "call"}, err: "usage: mcpctl tools call NAME [key=value | key:=JSON]…"},
 		{args: []string{"tools", "call", "echo", "--bogus"}, err: "unknown flag --bogus for 'mcpctl tools call'"},
 		{args: []string{"tools", "call", "echo", "--json"}, err: "--json needs a value"},
+		// Issue 25, item 4: --out and --force.
+		{args: []string{"tools", "call", "shot", "--out", "a.png"}, want: &toolsCallOptions{Name: "shot", Items: []string{}, Out: binaryOut{Path: "a.png"}}},
+		{args: []string{"tools", "call", "shot", "--force", "--out=shots/"}, want: &toolsCallOptions{Name: "shot", Items: []string{}, Out: binaryOut{Path: "shots/", Force: true}}},
+		{args: []string{"tools", "call", "shot", "--force"}, err: "--force lets --out replace files: give --out too"},
+		{args: []string{"tools", "call", "shot", "--out="}, err: "--out needs a FILE, a DIR/ or - (stdout)"},
+		{args: []string{"tools", "call", "shot", "--out", "a.png", "--no-wait"}, err: "--out writes the result, which --no-wait does not wait for"},
 	})
 }

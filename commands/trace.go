@@ -222,7 +222,7 @@ func dryToolCall(ctx context.Context, conn Connection, ios *output.IOStreams, na
 			why = fmt.Sprintf("the cached tool list has no tool %q", name)
 			how = "'mcpctl tools list' refreshes it"
 		}
-		fmt.Fprintln(ios.ErrOut, output.SanitizeLine("mcpctl: note: "+why+": "+shown+"; "+how))
+		notef(ios, "%s", output.SanitizeLine("note: "+why+": "+shown+"; "+how))
 	}
 	return cl.Call(ctx, "tools/call", toolCallParams(name, args), &client.CallOptions{NoWait: co.NoWait})
 }

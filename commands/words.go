@@ -11,6 +11,7 @@ import (
 	"github.com/mcpctl/mcpctl/client/oauth"
 	"github.com/mcpctl/mcpctl/client/schema"
 	"github.com/mcpctl/mcpctl/internal/argv"
+	"github.com/mcpctl/mcpctl/output"
 )
 
 // inOurWords is err's message as mcpctl says it. The client library names
@@ -191,4 +192,16 @@ func schemaWords(msg string) string {
 // dialectWords is the schema's dialect error as mcpctl says it.
 func dialectWords(e *schema.DialectError) string {
 	return fmt.Sprintf("unsupported JSON Schema dialect %s; mcpctl supports %s", e.Dialect, strings.Join(schema.SupportedDialects, ", "))
+}
+
+// notef writes a note: a line of mcpctl's own on stderr that says what a
+// command did (a file written, a session started or stopped, where a task
+// can be followed), which a script has no need of; --quiet leaves it out.
+// Errors, warnings, what a command waits on the user for (a login's URL),
+// progress and --trace are not notes. docs/output.md lists the notes.
+func notef(ios *output.IOStreams, format string, args ...any) {
+	if ios.Quiet() {
+		return
+	}
+	fmt.Fprintf(ios.ErrOut, "mcpctl: "+format+"\n", args...)
 }

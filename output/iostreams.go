@@ -33,6 +33,8 @@ type IOStreams struct {
 	termSize func() (int, error)
 	columns  string // $COLUMNS as read by System
 	width    int    // explicit override from SetTerminalWidth
+
+	quiet bool // --quiet: mcpctl's notes are left out
 }
 
 // System returns IOStreams bound to the process's real standard streams.
@@ -129,3 +131,9 @@ func (s *IOStreams) TerminalWidth() int {
 
 // SetTerminalWidth fixes the width for tests; 0 restores detection.
 func (s *IOStreams) SetTerminalWidth(w int) { s.width = w }
+
+// Quiet reports whether mcpctl's notes on stderr (what a command did:
+// a file written, a session started) are left out, as --quiet asks;
+// errors and warnings never are. SetQuiet sets it.
+func (s *IOStreams) Quiet() bool     { return s.quiet }
+func (s *IOStreams) SetQuiet(q bool) { s.quiet = q }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/mcpctl/mcpctl/client/ojson"
 )
 
 // textWriter collects human output. On a terminal every server string goes
@@ -100,28 +102,112 @@ func textToolCall(t *textWriter, v *value) bool {
 	if !hasContent && structured == nil {
 		return false
 	}
+	// Binary content is described, never printed: where structuredContent
+	// repeats it (server-filesystem's read_media_file does), too.
+	hint, binaries, n := "", map[string]string{}, 0
+	for _, c := range content {
+		if binaryData(c) != "" {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+	case 1:
+		hint = "; use --out FILE to save it"
+	default:
+		hint = "; use --out DIR/ to save each"
+	}
 	sawText := false
 	for _, c := range content {
 		if c.str("type") == "text" {
 			sawText = true
 		}
-		t.block(t.describeContent(c))
+		line := t.describeContent(c, hint)
+		if data := binaryData(c); data != "" {
+			binaries[data] = line
+		}
+		t.block(line)
 	}
 	if !sawText && structured != nil {
-		t.json(structured)
+		t.json(withoutStrings(structured, binaries))
 	}
 	return true
 }
 
+// binaryData is the base64 text of binary content (an image, audio, an
+// embedded blob); "" for any other.
+func binaryData(c *value) string {
+	switch c.str("type") {
+	case "image", "audio":
+		return c.str("data")
+	case "resource":
+		return c.get("resource").str("blob")
+	}
+	return ""
+}
+
+// withoutStrings is v with every string that repl names replaced by its
+// value there: a copy in which what is unchanged keeps its text, or v
+// itself when nothing is replaced.
+func withoutStrings(v *value, repl map[string]string) *value {
+	if len(repl) == 0 {
+		return v
+	}
+	node, changed := replaceStrings(v.node, v.raw, repl)
+	if !changed {
+		return v
+	}
+	return &value{node: node, raw: ojson.Encode(node)}
+}
+
+// replaceStrings walks an ojson tree (text: the node's JSON text, nil if
+// unknown); a sub-tree with nothing replaced stays its text, exactly.
+func replaceStrings(node any, text []byte, repl map[string]string) (any, bool) {
+	keep := func() any {
+		if text == nil {
+			return node
+		}
+		return json.RawMessage(text)
+	}
+	switch n := node.(type) {
+	case string:
+		if r, ok := repl[n]; ok {
+			return r, true
+		}
+	case *ojson.Object:
+		out, changed := ojson.NewObject(), false
+		for _, k := range n.Keys() {
+			child, c := replaceStrings(n.Get(k), n.Text(k), repl)
+			out.Set(k, child)
+			changed = changed || c
+		}
+		if changed {
+			return out, true
+		}
+	case *ojson.Array:
+		out, changed := ojson.NewArray(), false
+		for i, it := range n.Items() {
+			child, c := replaceStrings(it, n.Text(i), repl)
+			out.Append(child)
+			changed = changed || c
+		}
+		if changed {
+			return out, true
+		}
+	}
+	return keep(), false
+}
+
 // describeContent renders one content block: text as itself, binary and
-// linked content as a one-line description, never as bytes.
-func (t *textWriter) describeContent(c *value) string {
+// linked content as a one-line description, never as bytes; hint ends
+// the description of binary content.
+func (t *textWriter) describeContent(c *value, hint string) string {
 	typ := c.str("type")
 	switch typ {
 	case "text":
 		return c.str("text")
 	case "image", "audio":
-		return "[" + typ + ": " + joinNonEmpty(", ", t.name(c.str("mimeType")), humanSize(base64Size(c.str("data")))) + "]"
+		return "[" + typ + ": " + joinNonEmpty(", ", t.name(c.str("mimeType")), humanSize(base64Size(c.str("data")))) + hint + "]"
 	case "resource_link":
 		s := "[resource link: "
 		if name := c.str("name"); name != "" {
@@ -137,7 +223,7 @@ func (t *textWriter) describeContent(c *value) string {
 		if text := r.get("text"); text.is(kindString) {
 			return text.text()
 		}
-		return t.blobLine(r, "")
+		return t.blobLine(r, hint)
 	case "":
 		return "[content without a type]"
 	}
@@ -183,10 +269,10 @@ func textPromptGet(t *textWriter, v *value) bool {
 		content := m.get("content")
 		if content.is(kindArray) {
 			for _, c := range content.items() {
-				parts = append(parts, t.describeContent(c))
+				parts = append(parts, t.describeContent(c, ""))
 			}
 		} else if content != nil {
-			parts = append(parts, t.describeContent(content))
+			parts = append(parts, t.describeContent(content, ""))
 		}
 		t.b.WriteString(t.bold(t.name(m.str("role")) + ":"))
 		t.b.WriteByte(' ')

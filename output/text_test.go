@@ -22,12 +22,12 @@ func TestRenderTextToolCall(t *testing.T) {
 			name: "text and image: image described by decoded size, structuredContent not repeated",
 			raw: `{"content":[{"type":"text","text":"chart:"},{"type":"image","mimeType":"image/png","data":"` +
 				strings.Repeat("AAAA", 320) + `"}],"structuredContent":{"n":1}}`,
-			want: "chart:\n[image: image/png, 960 B]\n",
+			want: "chart:\n[image: image/png, 960 B; use --out FILE to save it]\n",
 		},
 		{
 			name: "kibibytes with one decimal",
 			raw:  `{"content":[{"type":"audio","mimeType":"audio/wav","data":"` + strings.Repeat("AAAA", 410) + `"}]}`,
-			want: "[audio: audio/wav, 1.2 KiB]\n",
+			want: "[audio: audio/wav, 1.2 KiB; use --out FILE to save it]\n",
 		},
 		{
 			name: "structuredContent only: indented JSON in server order with exact numbers",
@@ -37,7 +37,23 @@ func TestRenderTextToolCall(t *testing.T) {
 		{
 			name: "image and structuredContent, no text",
 			raw:  `{"content":[{"type":"image","mimeType":"image/png","data":"iVBORw0KGgo="}],"structuredContent":{"ok":true}}`,
-			want: "[image: image/png, 8 B]\n{\n  \"ok\": true\n}\n",
+			want: "[image: image/png, 8 B; use --out FILE to save it]\n{\n  \"ok\": true\n}\n",
+		},
+		{
+			name: "structuredContent repeating the image (server-filesystem): described there too, never base64",
+			raw: `{"content":[{"type":"image","data":"iVBORw0KGgphYmM=","mimeType":"image/png"}],` +
+				`"structuredContent":{"content":[{"type":"image","data":"iVBORw0KGgphYmM=","mimeType":"image/png"}],"n":9007199254740993,"other":"iVBORw0KGgo="}}`,
+			tty: true,
+			want: "[image: image/png, 11 B; use --out FILE to save it]\n{\n  \"content\": [\n    {\n      \"type\": \"image\",\n" +
+				"      \"data\": \"[image: image/png, 11 B; use --out FILE to save it]\",\n      \"mimeType\": \"image/png\"\n    }\n  ],\n" +
+				"  \"n\": 9007199254740993,\n  \"other\": \"iVBORw0KGgo=\"\n}\n",
+		},
+		{
+			name: "several binary items: the hint names a folder",
+			raw: `{"content":[{"type":"image","mimeType":"image/png","data":"AAAA"},{"type":"image","mimeType":"image/png","data":"AAAA"},` +
+				`{"type":"resource","resource":{"uri":"x:b","blob":"AAAA"}}]}`,
+			want: "[image: image/png, 3 B; use --out DIR/ to save each]\n[image: image/png, 3 B; use --out DIR/ to save each]\n" +
+				"[blob: x:b, 3 bytes; use --out DIR/ to save each]\n",
 		},
 		{
 			name: "resource link, embedded text and blob, unknown type",
@@ -48,7 +64,7 @@ func TestRenderTextToolCall(t *testing.T) {
 				`{"type":"hologram","data":"zzz"}]}`,
 			want: "[resource link: main.rs <file:///src/main.rs> (text/x-rust)]\n" +
 				"embedded text\n" +
-				"[blob: file:///b.bin, application/octet-stream, 4 bytes]\n" +
+				"[blob: file:///b.bin, application/octet-stream, 4 bytes; use --out FILE to save it]\n" +
 				"[hologram content]\n",
 		},
 		{

@@ -351,6 +351,23 @@ var faultCases = []faultCase{
 		stdout: `^c1 bidi\\u202ex zw\\u200b\\u200by tag\\U000e0041 bad\x{FFFD}\n$`},
 	{name: "hidden_text_json_pipe_exact", stdio: "hiddentext", http: "hiddentext", args: toolsList, exact: fakemcp.HiddenTools},
 
+	// Issue 25, item 4: binary content. At a terminal, text shows each
+	// item's size and the --out hint, never its base64, not even where
+	// structuredContent repeats it; --out refuses what it cannot write,
+	// before the tool runs where it can tell.
+	{name: "binary_result_terminal", stdio: "binaries", http: "binaries", args: []string{"tools", "call", "one"}, tty: true,
+		check: func(t *testing.T, url string, r *faultRun) {
+			stdoutHas("[image: image/png, 66 B; use --out FILE to save it]")(t, url, r)
+			if b64 := fakemcp.B64(fakemcp.BinaryPNG); strings.Contains(string(r.stdout), b64[:24]) {
+				t.Errorf("base64 at the terminal:\n%s", r.stdout)
+			}
+		}},
+	{name: "binary_out_no_binary", stdio: "binaries", http: "binaries", args: []string{"tools", "call", "none", "--out", "-"}, exit: 2,
+		msg: `^mcpctl: tools/call none: the result has no image, audio or blob content for --out; nothing is written$`},
+	{name: "binary_out_no_folder", stdio: "binaries", http: "binaries", args: []string{"tools", "call", "one", "--out", "/nonexistent-mcpctl-folder/"}, exit: 2,
+		msg:   `^mcpctl: --out /nonexistent-mcpctl-folder/: there is no folder /nonexistent-mcpctl-folder/ to write in; create it first$`,
+		check: httpCountsAre(map[string]int{"tools/call": 0})},
+
 	// Issue 13, item 5: descendants that left the server's process group
 	// with setsid(), out of reach of a signal to the group. The server
 	// exits when its input ends; what it started must not outlive mcpctl.

@@ -618,6 +618,77 @@ func TestOutStaysPut(t *testing.T) {
 	}
 }
 
+// Issue 25, item 4: tools call --out DIR/ names every file itself
+// (content-N.EXT, EXT from mcpctl's own table of MIME types): a blob's uri
+// and name that climb out of the folder and a MIME type that is a path are
+// never used; a symbolic link planted where a file goes is not followed,
+// --force or not; nothing is written outside DIR.
+func TestToolOutStaysPut(t *testing.T) {
+	bin := faultBinaries(t)
+	url := startFakeHTTP(t, bin, "binaries", false)
+	work := t.TempDir()
+	dir := filepath.Join(work, "out")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	call := func(tool string, extra ...string) *faultRun {
+		return secMcpctl(t, nil, append([]string{"--url", url, "--protocol-version", "2026-07-28", "tools", "call", tool, "--out", dir + "/"}, extra...)...)
+	}
+	if r := call("several"); r.code != 0 {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	if r := call("oddmime", "--force"); r.code != 0 {
+		t.Fatalf("oddmime: exit %d\n%s", r.code, r.stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if got := strings.Join(names, " "); got != "content-1.bin content-1.png content-2.wav content-3.bin" {
+		t.Errorf("the folder holds %s", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "content-3.bin")); string(data) != string(fakemcp.BinaryBlob) {
+		t.Errorf("content-3.bin holds %q", data)
+	}
+
+	// A link planted where content-1.png goes, to a file outside.
+	outside := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(outside, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "content-1.png")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "content-1.png")); err != nil {
+		t.Fatal(err)
+	}
+	for _, extra := range [][]string{nil, {"--force"}} {
+		r := call("one", extra...)
+		if r.code != 2 || !strings.Contains(r.stderr, "content-1.png") || !strings.Contains(r.stderr, "nothing is written") {
+			t.Errorf("%v over a planted link: exit %d\n%s", extra, r.code, r.stderr)
+		}
+		if data, _ := os.ReadFile(outside); string(data) != "keep me" {
+			t.Errorf("%v: the file the link points to was written: %q", extra, data)
+		}
+	}
+	var files []string
+	_ = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && filepath.Dir(p) != dir {
+			files = append(files, p)
+		}
+		return nil
+	})
+	for _, p := range []string{"/tmp/mcpctl-escaped", "/tmp/mcpctl-escaped-link", filepath.Join(work, "escaped.bin")} {
+		if _, err := os.Lstat(p); err == nil {
+			files = append(files, p)
+		}
+	}
+	if len(files) > 0 {
+		t.Errorf("files written outside the folder: %v", files)
+	}
+}
+
 // A network $ref is never fetched, whichever command reads the schema.
 func TestNetworkRefNeverFetched(t *testing.T) {
 	bin := faultBinaries(t)

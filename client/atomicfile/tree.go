@@ -26,8 +26,9 @@ import (
 //     used only if it is the very folder that was checked, never through a
 //     link; each file is written to a temporary file in its folder, synced;
 //   - only when every file is in place beside its name are they renamed
-//     over their names. A failure before that removes the temporary files
-//     and the folders WriteTree created.
+//     over their names (CreateTree: linked to them, so that no file is
+//     replaced). A failure before that removes the temporary files and
+//     the folders WriteTree created.
 
 // TreeFile is one file of a tree: its "/"-separated path below the tree's
 // base, and its content.
@@ -53,6 +54,7 @@ func (e *NameError) Error() string { return ShortPath(e.Path) + " " + e.Problem 
 type TreeError struct {
 	Path    string // "/"-separated, relative to the tree's folder
 	Problem string
+	Exists  bool // CreateTree's refusal: the disk holds the name already
 }
 
 func (e *TreeError) Error() string { return ShortPath(e.Path) + " " + e.Problem }
@@ -119,7 +121,7 @@ func asTreeError(p string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &TreeError{p, "could not be written (" + err.Error() + ")"}
+	return &TreeError{Path: p, Problem: "could not be written (" + err.Error() + ")"}
 }
 
 // ShortPath is p as an error message shows it: a name longer than 32
@@ -150,6 +152,21 @@ func ShortPath(p string) string {
 // has been undone); any other comes from the final renames, which fail
 // only if a folder is put where a file goes in the meantime.
 func WriteTree(top, base string, files []TreeFile, dirPerm fs.FileMode) error {
+	return writeTree(top, base, files, dirPerm, true)
+}
+
+// CreateTree is WriteTree for files that must be new: a name of the tree
+// that the disk holds already (a file, a link, anything) is a *TreeError
+// before anything is written, and each file is linked into place rather
+// than renamed over its name, so that one made meanwhile is not replaced
+// either: then the files linked so far are taken away again and the
+// error is a *TreeError too. (WriteTree is to CreateTree as Write is to
+// Create.)
+func CreateTree(top, base string, files []TreeFile, dirPerm fs.FileMode) error {
+	return writeTree(top, base, files, dirPerm, false)
+}
+
+func writeTree(top, base string, files []TreeFile, dirPerm fs.FileMode, replace bool) error {
 	paths := make([]string, len(files))
 	for i, f := range files {
 		paths[i] = f.Path
@@ -166,13 +183,13 @@ func WriteTree(top, base string, files []TreeFile, dirPerm fs.FileMode) error {
 	}
 	for _, p := range paths {
 		if n := len(abs) + 1 + len(p); n >= maxPath() {
-			return &TreeError{p, fmt.Sprintf("would be a path of %d bytes, more than the %d a path may have", n, maxPath()-1)}
+			return &TreeError{Path: p, Problem: fmt.Sprintf("would be a path of %d bytes, more than the %d a path may have", n, maxPath()-1)}
 		}
 	}
-	if err := checkOnDisk(top, paths); err != nil {
+	if err := checkOnDisk(top, paths, replace); err != nil {
 		return asTreeError("", err)
 	}
-	w := &treeWriter{perm: dirPerm, dirs: map[string]*os.Root{}}
+	w := &treeWriter{perm: dirPerm, dirs: map[string]*os.Root{}, replace: replace}
 	defer w.close()
 	if err := w.stage(top, paths, files); err != nil {
 		w.undo()
@@ -183,8 +200,9 @@ func WriteTree(top, base string, files []TreeFile, dirPerm fs.FileMode) error {
 
 // checkOnDisk looks at what top already holds where the tree goes, and
 // writes nothing: the refusals it finds come before the first write.
-// Writing checks each folder again as it opens it.
-func checkOnDisk(top string, paths []string) error {
+// Writing checks each folder again as it opens it. Unless replace, a
+// file's name must be free.
+func checkOnDisk(top string, paths []string, replace bool) error {
 	if _, err := os.Stat(top); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -208,11 +226,13 @@ func checkOnDisk(top string, paths []string) error {
 			case err != nil:
 				return asTreeError(sub, err) // one turned into a link since: "path escapes"
 			case fi.Mode()&fs.ModeSymlink != 0:
-				return &TreeError{sub, "is a symbolic link; not following it"}
+				return &TreeError{Path: sub, Problem: "is a symbolic link; not following it"}
 			case i < len(segs)-1 && !fi.IsDir():
-				return &TreeError{sub, "is not a folder"}
+				return &TreeError{Path: sub, Problem: "is not a folder"}
 			case i == len(segs)-1 && fi.IsDir():
-				return &TreeError{sub, "is a folder where a file goes"}
+				return &TreeError{Path: sub, Problem: "is a folder where a file goes"}
+			case i == len(segs)-1 && !replace:
+				return &TreeError{Path: sub, Problem: existsProblem, Exists: true}
 			}
 			if err != nil {
 				break // nothing further down exists
@@ -222,10 +242,14 @@ func checkOnDisk(top string, paths []string) error {
 	return nil
 }
 
+// existsProblem is what CreateTree says of a name the disk holds already.
+const existsProblem = "exists already"
+
 // treeWriter is one WriteTree under way: the folders it holds open (by
 // path below top, "" for top), what it created, the files it staged.
 type treeWriter struct {
 	perm    fs.FileMode
+	replace bool // WriteTree's: rename over a file of the same name
 	dirs    map[string]*os.Root
 	created []string // the folders below top it made, parents first
 	top     string
@@ -234,8 +258,8 @@ type treeWriter struct {
 }
 
 type staged struct {
-	dir       *os.Root
-	tmp, name string
+	dir             *os.Root
+	tmp, name, path string // path: below top, for errors
 }
 
 // stage creates the folders and writes every file beside its name.
@@ -258,13 +282,15 @@ func (w *treeWriter) stage(top string, paths []string, files []TreeFile) error {
 			return err
 		}
 		if fi, err := dir.Lstat(name); err == nil && fi.IsDir() {
-			return &TreeError{p, "is a folder where a file goes"}
+			return &TreeError{Path: p, Problem: "is a folder where a file goes"}
+		} else if err == nil && !w.replace {
+			return &TreeError{Path: p, Problem: existsProblem, Exists: true}
 		}
 		tmp, err := writeTempIn(dir, files[i].Data)
 		if err != nil {
 			return asTreeError(p, err)
 		}
-		w.staged = append(w.staged, staged{dir, tmp, name})
+		w.staged = append(w.staged, staged{dir, tmp, name, p})
 	}
 	return nil
 }
@@ -318,9 +344,9 @@ func (w *treeWriter) folder(p string) (*os.Root, error) {
 	case err != nil:
 		return nil, asTreeError(p, err)
 	case fi.Mode()&fs.ModeSymlink != 0:
-		return nil, &TreeError{p, "is a symbolic link; not following it"}
+		return nil, &TreeError{Path: p, Problem: "is a symbolic link; not following it"}
 	case !fi.IsDir():
-		return nil, &TreeError{p, "is not a folder"}
+		return nil, &TreeError{Path: p, Problem: "is not a folder"}
 	}
 	r, err := parent.OpenRoot(name)
 	if err != nil {
@@ -328,7 +354,7 @@ func (w *treeWriter) folder(p string) (*os.Root, error) {
 	}
 	if st, err := r.Stat("."); err != nil || !os.SameFile(fi, st) {
 		r.Close()
-		return nil, &TreeError{p, "was replaced while it was being written (by a symbolic link or another folder); not following it"}
+		return nil, &TreeError{Path: p, Problem: "was replaced while it was being written (by a symbolic link or another folder); not following it"}
 	}
 	w.dirs[p] = r
 	return r, nil
@@ -361,8 +387,12 @@ func writeTempIn(dir *os.Root, data []byte) (string, error) {
 	return "", errors.New("no free name for a temporary file")
 }
 
-// commit renames every staged file over its name and syncs the folders.
+// commit renames every staged file over its name and syncs the folders;
+// without replace, links each to its name instead (commitNew).
 func (w *treeWriter) commit() error {
+	if !w.replace {
+		return w.commitNew()
+	}
 	for i, s := range w.staged {
 		if err := s.dir.Rename(s.tmp, s.name); err != nil {
 			for _, rest := range w.staged[i:] {
@@ -370,6 +400,31 @@ func (w *treeWriter) commit() error {
 			}
 			return err
 		}
+	}
+	for _, r := range w.dirs {
+		syncRoot(r)
+	}
+	return nil
+}
+
+// commitNew links every staged file to its name, which fails if the name
+// was taken meanwhile: then the names linked so far are removed (they
+// are this call's own files) and the folders made, as undo does.
+func (w *treeWriter) commitNew() error {
+	for i, s := range w.staged {
+		if err := s.dir.Link(s.tmp, s.name); err != nil {
+			for _, done := range w.staged[:i] {
+				_ = done.dir.Remove(done.name)
+			}
+			w.undo()
+			if errors.Is(err, fs.ErrExist) {
+				return &TreeError{Path: s.path, Problem: existsProblem, Exists: true}
+			}
+			return asTreeError(s.path, err)
+		}
+	}
+	for _, s := range w.staged {
+		_ = s.dir.Remove(s.tmp)
 	}
 	for _, r := range w.dirs {
 		syncRoot(r)

@@ -149,3 +149,69 @@ func mkdirAll(t *testing.T, p string) {
 		t.Fatal(err)
 	}
 }
+
+// CreateTree writes only new files: a name the disk holds already, a
+// link a server could have planted included, is refused before anything
+// is written, and what is there stays as it was.
+func TestCreateTree(t *testing.T) {
+	top := t.TempDir()
+	files := []TreeFile{{"content-1.png", []byte("one")}, {"content-2.bin", []byte("two")}}
+	if err := CreateTree(top, "", files, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(filepath.Join(top, "content-2.bin")); err != nil || string(got) != "two" {
+		t.Fatalf("content-2.bin holds %q (%v)", got, err)
+	}
+	err := CreateTree(top, "", []TreeFile{{"content-0.txt", []byte("new")}, {"content-1.png", []byte("again")}}, 0o755)
+	var te *TreeError
+	if !errors.As(err, &te) || !te.Exists || err.Error() != "content-1.png exists already" {
+		t.Fatalf("CreateTree over a file: %v, want a TreeError saying it exists", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(top, "content-1.png")); string(got) != "one" {
+		t.Errorf("content-1.png was replaced: %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(top, "content-0.txt")); err == nil {
+		t.Error("a file of the refused tree was written")
+	}
+	if runtime.GOOS != "windows" {
+		outside := filepath.Join(t.TempDir(), "target")
+		if err := os.Symlink(outside, filepath.Join(top, "planted.png")); err != nil {
+			t.Fatal(err)
+		}
+		err := CreateTree(top, "", []TreeFile{{"planted.png", []byte("x")}}, 0o755)
+		if !errors.As(err, &te) {
+			t.Fatalf("CreateTree over a link: %v, want a TreeError", err)
+		}
+		if _, err := os.Lstat(outside); err == nil {
+			t.Error("the link was followed")
+		}
+	}
+	assertNoTemp(t, top)
+}
+
+// A name taken between the check and the last step: CreateTree does not
+// replace it, and takes away the files it had put in place already.
+func TestCreateTreeNameTakenMeanwhile(t *testing.T) {
+	top := t.TempDir()
+	w := &treeWriter{perm: 0o755, dirs: map[string]*os.Root{}}
+	defer w.close()
+	paths := []string{"a", "b"}
+	if err := w.stage(top, paths, []TreeFile{{"a", []byte("1")}, {"b", []byte("2")}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, "b"), []byte("theirs"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := w.commit()
+	var te *TreeError
+	if !errors.As(err, &te) || !te.Exists || err.Error() != "b exists already" {
+		t.Fatalf("commit: %v, want a TreeError saying b exists", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(top, "b")); string(got) != "theirs" {
+		t.Errorf("b was replaced: %q", got)
+	}
+	if _, err := os.Lstat(filepath.Join(top, "a")); err == nil {
+		t.Error("a, put in place before b failed, was left")
+	}
+	assertNoTemp(t, top)
+}

@@ -125,6 +125,9 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.hiddenText(req); ok { // issue 24, item 9 (hygiene.go)
 		return r
 	}
+	if r, ok := s.binaries(req); ok { // issue 25, item 4 (binaries.go)
+		return r
+	}
 	if r, ok := s.echoEnv(req); ok {
 		return r
 	}
@@ -291,6 +294,7 @@ func Modes() string {
 		"skills",                 // issue 17, item 1 (skills.go)
 		"legacyunasked",          // issue 24, item 7 (unasked.go)
 		"hiddentext", "echoauth", // issue 24, item 9 (hygiene.go)
+		"binaries", // issue 25, item 4 (binaries.go)
 		// issue 24, items 6 and 8 (sessionfaults.go)
 		"legacyflood", "legacyendlesspages:BYTES", "deaf",
 	}, ", ")
