@@ -38,7 +38,9 @@ type Options struct {
 	// LatestVersion. PinVersion forbids switching to another revision on
 	// -32022. Era, when set, is the server's era as the caller knows it:
 	// no probe (a legacy revision in ProtocolVersion implies EraLegacy).
-	// ProbeTimeout bounds the era probe (DefaultProbeTimeout if 0).
+	// ProbeTimeout bounds the era probe's wait for a first answer
+	// (DefaultProbeTimeout if 0): a server that says nothing in that long,
+	// start-up included, is no server (*NotServerError).
 	// EraStore remembers each server's era (keyed by ServerID) so later
 	// runs skip the probe; nil probes every time.
 	ProtocolVersion string
@@ -457,7 +459,11 @@ func (c *Client) pickVersion(e *RPCError) (string, error) {
 			}
 		}
 	}
-	return "", &VersionError{Ours: ours, Theirs: data.Supported}
+	ve := &VersionError{Ours: ours, Theirs: data.Supported}
+	if len(data.Supported) == 0 {
+		ve.Said = e.Error()
+	}
+	return "", ve
 }
 
 // errRequestTimeout is the cause of a request cancelled by Options.Timeout.

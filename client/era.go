@@ -3,12 +3,23 @@ package client
 // Era detection (2026-07-28 basic/versioning, "Backward Compatibility"). A
 // modern server takes every request on its own, with the protocol fields
 // in _meta; a legacy one (2025-11-25 and earlier) wants an initialize
-// handshake first. mcpctl probes with server/discover: a DiscoverResult or
-// a recognised modern error means modern; any other answer, or silence
-// within ProbeTimeout, means legacy. The fallback is never keyed to one
-// error code, since legacy servers answer unknown methods however they
-// like. The outcome is remembered per server (EraStore) so later runs skip
-// the probe; a remembered era that stops working is probed again, once.
+// handshake first. The client probes with server/discover and goes by
+// what the server says, never by the clock alone: a DiscoverResult or a
+// recognised modern error means modern; any other JSON-RPC error (or an
+// HTTP 4xx) means legacy, never keyed to one error code, since legacy
+// servers answer unknown methods however they like.
+//
+// Silence is no answer. A stdio server that is still starting (go run,
+// npx fetching a package, a JVM) has not even read the probe; one that
+// read it and says nothing may be a legacy server that ignores requests
+// before initialize (the spec allows that), so where the same connection
+// carries both eras initialize follows, and the server's first answer to
+// either decides. Over HTTP a legacy server always answers a POST, so a
+// slow answer is waited for. What says nothing at all within
+// ProbeTimeout is no server (NotServerError), and neither is one that
+// sends the probe back (cat). The era is remembered per server
+// (EraStore) once an answer proved it, so later runs skip the probe; a
+// remembered era that stops working is probed again, once.
 
 import (
 	"context"
@@ -35,8 +46,22 @@ const (
 	EraLegacy  Era = "legacy"
 )
 
-// DefaultProbeTimeout bounds the wait for an answer to the era probe.
-const DefaultProbeTimeout = 3 * time.Second
+// DefaultProbeTimeout bounds the wait for a first answer from a server
+// whose era is not known: what answers nothing in that long is taken for
+// no server. It is generous, since a server's own start (a package
+// fetched, a runtime warmed up) counts in it.
+const DefaultProbeTimeout = 15 * time.Second
+
+// legacyAfter is how long server/discover may go unanswered by a server
+// that has read it before initialize is sent too, for a legacy server
+// that ignores requests before initialize (a fifth of the probe's bound
+// when that is shorter, so that initialize is answered within it).
+// readPoll is how often the probe looks whether a stdio server has read
+// server/discover yet.
+const (
+	legacyAfter = 3 * time.Second
+	readPoll    = 100 * time.Millisecond
+)
 
 // EraInfo is what was learnt about a server's era.
 type EraInfo struct {
@@ -329,81 +354,6 @@ func (c *Client) saveEra(e EraInfo) {
 
 func (c *Client) pinned() bool {
 	return c.opts.Era != EraUnknown || IsLegacyVersion(c.opts.ProtocolVersion)
-}
-
-// probe sends server/discover with modern _meta and reads the era from
-// the outcome.
-func (c *Client) probe(ctx context.Context) error {
-	timeout := c.opts.ProbeTimeout
-	if timeout <= 0 {
-		timeout = DefaultProbeTimeout
-	}
-	if c.opts.Timeout > 0 && c.opts.Timeout < timeout {
-		timeout = c.opts.Timeout // no request waits longer than Timeout
-	}
-	pctx, cancel := context.WithTimeoutCause(ctx, timeout, errProbeTimeout)
-	defer cancel()
-	c.logf("era: probing with server/discover (up to %s)", timeout)
-	if c.caps().Stateful {
-		c.legacy.probed = true
-	}
-	res, err := c.modernCall(pctx, "server/discover", nil, &CallOptions{NoTimeout: true})
-	switch {
-	case err == nil:
-		e := EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()}
-		c.setEra(e)
-		c.saveEra(e)
-		c.mu.Lock()
-		c.probed = res // a discover right after is answered by this one
-		c.mu.Unlock()
-		if k, ok := c.cacheKey("server/discover", nil); ok && c.opts.Cache.Mode != CacheOff {
-			if rt, _ := resultTypeOf(res); rt == "" || rt == "complete" {
-				c.store(k, res) // and a later one, while fresh
-			}
-		}
-		c.logf("era: modern (%s)", e.Version)
-		return nil
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case isModernError(err):
-		// A modern server that refused something else about the request
-		// (modernCall already retried a version it lists): stay modern.
-		e := EraInfo{Era: EraModern, Version: c.Version(), Transport: c.flavor()}
-		c.setEra(e)
-		c.saveEra(e)
-		return nil
-	}
-	if errors.Is(context.Cause(pctx), errProbeTimeout) {
-		te := &TimeoutError{Method: "server/discover", After: timeout.String()}
-		if timeout != c.opts.Timeout {
-			te.Bound = TimeoutProbe // ProbeTimeout is the shorter
-		}
-		err = te
-		// Silence is a guess, not proof: a slow starter (go run, npx
-		// fetching a package) looks just like it. Legacy for this run, but
-		// not remembered.
-		c.legacy.guessed = true
-	} else if !legacyAnswer(err) {
-		return err // a broken or unreachable server, not a legacy one
-	}
-	c.logf("era: legacy (the probe got: %v)", err)
-	if rerr := c.rebind(EraLegacy, c.base.Binding); rerr != nil {
-		return rerr
-	}
-	c.setEra(EraInfo{Era: EraLegacy, Version: legacyVersions[0], Transport: c.flavor()})
-	c.legacy.mu.Lock()
-	defer c.legacy.mu.Unlock()
-	res, lerr := c.handshake(ctx)
-	if lerr != nil {
-		c.setEra(EraInfo{})
-		var te *TimeoutError
-		if errors.As(err, &te) || errors.As(lerr, &te) {
-			return &EraError{Probe: err, Initialize: lerr}
-		}
-		return lerr
-	}
-	c.legacy.result, c.legacy.ready = res, true
-	return nil
 }
 
 var errProbeTimeout = fmt.Errorf("era probe timed out: %w", context.DeadlineExceeded)

@@ -95,10 +95,11 @@ func TestEraProbe(t *testing.T) {
 			Options{}, "server/discover initialize notifications/initialized tools/list", EraLegacy, ""},
 		{"4xx without a modern error: legacy", map[string][]any{"server/discover": {&HTTPError{Status: 404}}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}},
 			Options{}, "server/discover initialize notifications/initialized tools/list", EraLegacy, ""},
-		{"silence: legacy after the probe timeout", map[string][]any{"server/discover": {"hang"}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}},
-			Options{ProbeTimeout: 20 * time.Millisecond}, "server/discover initialize notifications/initialized tools/list", EraLegacy, ""},
-		{"silence twice: both attempts named", map[string][]any{"server/discover": {"hang"}, "initialize": {"hang"}},
-			Options{ProbeTimeout: 20 * time.Millisecond, Timeout: 20 * time.Millisecond}, "server/discover initialize", EraUnknown, "neither server/discover"},
+		{"server/discover ignored, initialize answered: legacy", map[string][]any{"server/discover": {"hang"}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}},
+			Options{ProbeTimeout: time.Second}, "server/discover initialize notifications/initialized tools/list", EraLegacy, ""},
+		{"silence twice: no server", map[string][]any{"server/discover": {"hang"}, "initialize": {"hang"}},
+			Options{ProbeTimeout: 20 * time.Millisecond, Timeout: 20 * time.Millisecond}, "server/discover initialize", EraUnknown,
+			"not an MCP server: it answered neither server/discover nor initialize in 20ms"},
 		{"garbage is no era: reported", map[string][]any{"server/discover": {&ProtocolError{Msg: "not JSON"}}},
 			Options{}, "server/discover", EraUnknown, "not JSON"},
 		{"a dead server is no era: reported", map[string][]any{"server/discover": {&ConnError{Msg: "exited"}}},
@@ -131,16 +132,38 @@ func TestEraProbe(t *testing.T) {
 	}
 }
 
-func TestEraErrorIsConnection(t *testing.T) {
-	ft := &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {"hang"}, "initialize": {"hang"}})}
-	c := New(ft, Options{ProbeTimeout: 10 * time.Millisecond, Timeout: 10 * time.Millisecond})
+// A server that answers initialize with an error while server/discover
+// goes unanswered spoke, so it is not "no server": the EraError names
+// both answers.
+func TestEraErrorNamesBothAnswers(t *testing.T) {
+	ft := &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {"hang"}, "initialize": {&RPCError{Code: CodeMethodNotFound, Message: "no"}}})}
+	c := New(ft, Options{ProbeTimeout: 100 * time.Millisecond})
 	_, err := c.Call(context.Background(), "tools/list", nil, nil)
 	var ee *EraError
 	if !errors.As(err, &ee) {
 		t.Fatalf("err = %T %v, want *EraError", err, err)
 	}
-	if !strings.Contains(err.Error(), "server/discover (timed out after 10ms)") || !strings.Contains(err.Error(), "initialize (timed out after 10ms)") {
+	if !strings.Contains(err.Error(), "server/discover (timed out after 100ms)") || !strings.Contains(err.Error(), "initialize (server error -32601: no)") {
 		t.Errorf("message %q does not name both attempts", err)
+	}
+}
+
+// Silence is no legacy answer over HTTP, where a legacy server answers
+// the POST of server/discover: no initialize, and after the probe's
+// bound no server (it used to be taken for legacy after 3s).
+func TestHTTPSilenceIsNotLegacy(t *testing.T) {
+	ft := &fakeTransport{kind: "http", handle: byMethod(map[string][]any{"server/discover": {"hang"}})}
+	c := New(ft, Options{ProbeTimeout: 50 * time.Millisecond, Timeout: time.Second})
+	_, err := c.Call(context.Background(), "tools/list", nil, nil)
+	var ns *NotServerError
+	if !errors.As(err, &ns) || ns.Bound != TimeoutProbe || ns.After != "50ms" {
+		t.Fatalf("err = %T %v, want *NotServerError after the probe's 50ms", err, err)
+	}
+	if got := methods(ft.requests()); got != "server/discover" {
+		t.Errorf("wire: %s", got)
+	}
+	if want := "not an MCP server: it answered nothing to server/discover in 50ms"; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
 	}
 }
 
@@ -284,20 +307,18 @@ func TestFileEraStore(t *testing.T) {
 	}
 }
 
-// An era guessed from silence (a slow starter looks the same) is used for
-// the run but not remembered; one proven by an answer is.
-func TestGuessedEraNotRemembered(t *testing.T) {
+// The era is remembered once an answer proves it, an initialize answer
+// as much as one to server/discover; a server that said nothing leaves
+// nothing remembered.
+func TestEraRememberedOnceProven(t *testing.T) {
 	store := &memEras{m: map[string]EraInfo{}}
 	ft := &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {"hang"}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}})}
-	c := New(ft, Options{EraStore: store, ServerID: "slow", ProbeTimeout: 20 * time.Millisecond})
+	c := New(ft, Options{EraStore: store, ServerID: "mute", ProbeTimeout: time.Second})
 	if _, err := c.Call(context.Background(), "tools/list", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !c.Legacy() {
-		t.Fatal("not legacy after an unanswered probe")
-	}
-	if _, ok := store.LoadEra("slow"); ok {
-		t.Error("an era guessed from silence was remembered")
+	if e, ok := store.LoadEra("mute"); !ok || e.Era != EraLegacy {
+		t.Errorf("an era proven by an initialize answer was not remembered: %+v", e)
 	}
 	ft = &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {&RPCError{Code: CodeMethodNotFound}}, "initialize": {initResult}, "tools/list": {`{"tools":[]}`}})}
 	c = New(ft, Options{EraStore: store, ServerID: "old"})
@@ -306,5 +327,13 @@ func TestGuessedEraNotRemembered(t *testing.T) {
 	}
 	if e, ok := store.LoadEra("old"); !ok || e.Era != EraLegacy {
 		t.Error("an era proven by an answer was not remembered")
+	}
+	ft = &fakeTransport{handle: byMethod(map[string][]any{"server/discover": {"hang"}, "initialize": {"hang"}})}
+	c = New(ft, Options{EraStore: store, ServerID: "nothing", ProbeTimeout: 30 * time.Millisecond})
+	if _, err := c.Call(context.Background(), "tools/list", nil, nil); err == nil {
+		t.Fatal("no error from a server that says nothing")
+	}
+	if e, ok := store.LoadEra("nothing"); ok {
+		t.Errorf("silence was remembered as %+v", e)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -229,11 +230,89 @@ func (e *AuthError) Unwrap() error { return e.Err }
 // version.
 type VersionError struct {
 	Ours, Theirs []string
+	// Said is what the server answered when it named no version at all
+	// (Theirs empty): an initialize result without protocolVersion, a
+	// refusal without a list of versions.
+	Said string
 }
 
-func (e *VersionError) Error() string {
-	return fmt.Sprintf("no protocol version in common: the server supports %s, this client speaks %s",
-		strings.Join(e.Theirs, ", "), strings.Join(e.Ours, ", "))
+func (e *VersionError) Error() string { return e.Describe("this client") }
+
+// Describe is the message with us naming the client.
+func (e *VersionError) Describe(us string) string {
+	var named []string
+	for _, v := range e.Theirs {
+		if v != "" {
+			named = append(named, v)
+		}
+	}
+	theirs := "the server supports " + strings.Join(named, ", ")
+	if len(named) == 0 {
+		theirs = "the server named no version"
+		if e.Said != "" {
+			theirs += " (it answered " + e.Said + ")"
+		}
+	}
+	return fmt.Sprintf("no protocol version in common: %s, %s speaks %s", theirs, us, strings.Join(e.Ours, ", "))
+}
+
+// NotServerError means what the client reached is no MCP server: it sent
+// the client's own request back (cat), or at first contact it answered
+// nothing within the era probe's bound (Options.ProbeTimeout, or Timeout
+// when shorter). It wraps the *ProtocolError of an echo.
+type NotServerError struct {
+	// Server names the server as the caller knows it (a command line, a
+	// URL), for the message; the client knows it by no such name, so a
+	// caller may set it. "" leaves it unnamed.
+	Server string
+	// Echo: the server sent back the request Method it was sent.
+	Echo   bool
+	Method string
+	// Asked are the requests that went unanswered for After, the bound
+	// that ended the wait (Bound). Unread: a stdio server had not even
+	// read them from its input.
+	Asked  []string
+	After  string
+	Bound  TimeoutBound
+	Unread bool
+	// Stderr holds the last lines a stdio server wrote, if any.
+	Stderr []string
+}
+
+func (e *NotServerError) Error() string {
+	s := e.Reason()
+	if len(e.Stderr) > 0 {
+		s += " (server stderr: " + strings.Join(e.Stderr, " | ") + ")"
+	}
+	return s
+}
+
+// Reason is the message without the server's stderr.
+func (e *NotServerError) Reason() string {
+	s := "not an MCP server: "
+	if e.Server != "" {
+		s = strconv.Quote(e.Server) + " is " + s
+	}
+	switch {
+	case e.Echo:
+		s += "it sends back what it is sent (its answer to " + e.Method + " was the request itself)"
+	case e.Unread:
+		s += "in " + e.After + " it neither read its input nor wrote anything"
+	case len(e.Asked) == 1:
+		s += "it answered nothing to " + e.Asked[0] + " in " + e.After
+	default:
+		s += "it answered neither " + strings.Join(e.Asked, " nor ") + " in " + e.After
+	}
+	return s
+}
+
+// Unwrap makes an echo a *ProtocolError too, which it is: a transport
+// gives the connection up.
+func (e *NotServerError) Unwrap() error {
+	if !e.Echo {
+		return nil
+	}
+	return &ProtocolError{Msg: "the server sent back the request " + e.Method + " as its own"}
 }
 
 // ResponseIDError is a response whose id matches no request: one this

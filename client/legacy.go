@@ -38,9 +38,6 @@ type legacySession struct {
 	ready  bool
 	result json.RawMessage // the InitializeResult, as received
 	probed bool            // a probe went to this stdio process first
-	// guessed: the era was taken for legacy because the probe went
-	// unanswered, which is not remembered.
-	guessed bool
 	// adopted: Options.Initialized was taken in place of a handshake
 	// (once: a session the server forgets is initialized anew).
 	adopted bool
@@ -163,18 +160,27 @@ func (c *Client) initialized(ctx context.Context) error {
 		c.legacy.adopted = true
 		res = given
 		c.afterInitialize(ctx, res)
-	} else if res, err = c.handshake(ctx); err != nil {
+	} else if res, err = c.handshake(ctx, nil); err != nil {
 		return err
 	}
 	c.legacy.result, c.legacy.ready = res, true
 	return nil
 }
 
-// handshake initializes, restarting a stdio server that refuses
+// handshake initializes (with the answer to sent, the initialize the
+// probe sent already, if it did), restarting a stdio server that refuses
 // initialize after the probe, and falling back from Streamable HTTP to
 // HTTP+SSE when the endpoint does not take POSTs the 2025 way.
-func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
-	res, err := c.initialize(ctx)
+func (c *Client) handshake(ctx context.Context, sent *initAttempt) (json.RawMessage, error) {
+	var res json.RawMessage
+	var err error
+	if sent != nil {
+		if res, err = sent.wait(); err == nil {
+			err = c.finishInitialize(ctx, res)
+		}
+	} else {
+		res, err = c.initialize(ctx)
+	}
 	var te *TimeoutError
 	if err != nil && c.legacy.probed && c.caps().Stateful && !errors.As(err, &te) && ctx.Err() == nil {
 		c.logf("legacy: initialize failed after the probe (%v); starting the server again", err)
@@ -199,9 +205,7 @@ func (c *Client) handshake(ctx context.Context) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !c.legacy.guessed {
-		c.saveEra(c.Era())
-	}
+	c.saveEra(c.Era()) // an answer to initialize proves it
 	c.afterInitialize(ctx, res)
 	return res, nil
 }
@@ -260,10 +264,21 @@ func sseFallback(err error) bool {
 	return false
 }
 
-// initialize sends the initialize request (the newest legacy revision, or
-// the pinned one) and then notifications/initialized. A server that
-// refuses the version but names one mcpctl speaks is asked again with it.
+// initialize sends the initialize request and then
+// notifications/initialized.
 func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
+	res, err := c.askInitialize(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return res, c.finishInitialize(ctx, res)
+}
+
+// askInitialize sends the initialize request (the newest legacy
+// revision, or the pinned one) and returns the server's result, which
+// names a legacy version. A server that refuses the version but names
+// one this client speaks is asked again with it.
+func (c *Client) askInitialize(ctx context.Context) (json.RawMessage, error) {
 	want := c.initializeVersion()
 	for attempt := 0; ; attempt++ {
 		msg, err := c.roundTrip(ctx, "initialize", c.initializeParams(want), "", &CallOptions{})
@@ -285,21 +300,35 @@ func (c *Client) initialize(ctx context.Context) (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
-		var r struct {
-			ProtocolVersion string `json:"protocolVersion"`
+		v := initializedVersion(res)
+		if v == "" {
+			return nil, &VersionError{Ours: LegacyVersions(), Said: "initialize without a protocolVersion: " + truncate(oneLine(string(res)), 160)}
 		}
-		_ = json.Unmarshal(res, &r)
-		if !IsLegacyVersion(r.ProtocolVersion) {
-			return nil, &VersionError{Ours: LegacyVersions(), Theirs: []string{r.ProtocolVersion}}
-		}
-		c.setEra(EraInfo{Era: EraLegacy, Version: r.ProtocolVersion, Transport: c.flavor()})
-		c.logf("legacy: initialized with protocol version %s", r.ProtocolVersion)
-		n := &Request{Method: "notifications/initialized", Version: r.ProtocolVersion, Legacy: true}
-		if _, err := c.transport().RoundTrip(ctx, n, nil); err != nil {
-			return nil, err
+		if !IsLegacyVersion(v) {
+			return nil, &VersionError{Ours: LegacyVersions(), Theirs: []string{v}}
 		}
 		return res, nil
 	}
+}
+
+// finishInitialize takes the server's initialize result: the era and the
+// version it names, then notifications/initialized.
+func (c *Client) finishInitialize(ctx context.Context, res json.RawMessage) error {
+	v := initializedVersion(res)
+	c.setEra(EraInfo{Era: EraLegacy, Version: v, Transport: c.flavor()})
+	c.logf("legacy: initialized with protocol version %s", v)
+	n := &Request{Method: "notifications/initialized", Version: v, Legacy: true}
+	_, err := c.transport().RoundTrip(ctx, n, nil)
+	return err
+}
+
+// initializedVersion is the protocolVersion an initialize result names.
+func initializedVersion(res json.RawMessage) string {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(res, &r)
+	return r.ProtocolVersion
 }
 
 // initializeVersion is the revision initialize asks for first: the

@@ -35,6 +35,7 @@ type mux struct {
 }
 
 type pendingCall struct {
+	method string
 	notify func(Notification)
 	done   chan callResult
 }
@@ -76,7 +77,7 @@ func (m *mux) register(req *Request, notify func(Notification)) (*pendingCall, e
 	if req.IsNotification() {
 		return nil, nil
 	}
-	p := &pendingCall{notify: notify, done: make(chan callResult, 1)}
+	p := &pendingCall{method: req.Method, notify: notify, done: make(chan callResult, 1)}
 	m.pending[req.ID] = p
 	m.maxSent = max(m.maxSent, req.ID)
 	return p, nil
@@ -97,6 +98,13 @@ func (m *mux) await(ctx context.Context, id int64, p *pendingCall) (*Message, er
 	case r := <-p.done:
 		return r.msg, r.err
 	case <-ctx.Done():
+		select {
+		case r := <-p.done:
+			// It came as the wait ended: an answer the server gave is not
+			// thrown away (the era probe goes by which came first).
+			return r.msg, r.err
+		default:
+		}
 		m.forget(id)
 		return nil, ctx.Err()
 	}
@@ -114,6 +122,11 @@ func (m *mux) deliver(msg *Message, raw []byte, more bool) error {
 	case "notification":
 		m.route(Notification{Method: msg.Method, Params: msg.Params, Raw: append([]byte(nil), raw...), More: more})
 	case "request":
+		if m.echoed(msg) {
+			// A program that copies its input to its output (cat) sends
+			// each request back: no server, and nothing to answer.
+			return &NotServerError{Echo: true, Method: msg.Method}
+		}
 		// Legacy servers ask things (elicitation, roots, ping); modern ones
 		// must not, and are told so rather than left waiting.
 		go m.answer(msg)
@@ -136,6 +149,22 @@ func (m *mux) deliver(msg *Message, raw []byte, more bool) error {
 		return &ResponseIDError{ID: msg.ID}
 	}
 	return nil
+}
+
+// echoed reports whether a request from the server is one of ours come
+// back: the method of the request in flight under its id. A server's own
+// requests have methods a client serves (roots/list, elicitation), never
+// one it sends; ping goes both ways, and the ids of the two sides may
+// meet.
+func (m *mux) echoed(msg *Message) bool {
+	id, ok := parseID(msg.ID)
+	if !ok || msg.Method == "ping" {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	p := m.pending[id]
+	return p != nil && p.method == msg.Method
 }
 
 func (m *mux) answer(msg *Message) {

@@ -143,7 +143,17 @@ func (t *StdioTransport) Capabilities() Capabilities {
 		Notifications:  t.SetNotificationHandler,
 		Watch:          t.Watch,
 		StderrTail:     t.StderrTail,
+		Unread:         t.unread,
 	}
+}
+
+// unread is how much of what was written to the server it has not read
+// yet (Capabilities.Unread).
+func (t *StdioTransport) unread() (int, bool) {
+	if t.opts.DryRun != nil || t.start() != nil {
+		return 0, false
+	}
+	return unread(t.stdin)
 }
 
 // StderrTail returns the last lines the server wrote to stderr.

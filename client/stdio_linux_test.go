@@ -3,6 +3,7 @@
 package client
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -128,4 +129,35 @@ func groupMembers(pgid int) string {
 		out = append(out, s[:i+1]+" state="+fields[0]+" ppid="+fields[1])
 	}
 	return "[" + strings.Join(out, "; ") + "]"
+}
+
+// Unread tells a server that has not read what it was sent (still
+// starting) from one that has: what the era probe waits on.
+func TestStdioUnread(t *testing.T) {
+	note := &Request{Method: "notifications/hello"}
+	asleep := shServer(t, `exec sleep 30`, StdioOptions{TermGrace: -1})
+	if _, err := asleep.RoundTrip(context.Background(), note, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n, ok := asleep.Capabilities().Unread(); !ok || n == 0 {
+		t.Errorf("a server that reads nothing: Unread = %d, %v", n, ok)
+	}
+	reader := shServer(t, `exec cat >/dev/null`, StdioOptions{})
+	if _, err := reader.RoundTrip(context.Background(), note, nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		n, ok := reader.Capabilities().Unread()
+		if !ok {
+			t.Fatal("Unread cannot tell")
+		}
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a server that reads its input: %d bytes unread after 10s", n)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }

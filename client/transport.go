@@ -82,6 +82,10 @@ type Capabilities struct {
 	// StderrTail, when set, returns the last lines the server wrote to its
 	// stderr, for error messages.
 	StderrTail func() []string
+	// Unread, when set, tells how many of the bytes written to the server
+	// it has not read yet (ok false when it cannot tell): a stdio server
+	// that has not read the era probe is still starting, not ignoring it.
+	Unread func() (n int, ok bool)
 	// Rebind, when set, returns a transport to the same server for the
 	// given era and binding (HTTP: the 2026-07-28 Streamable HTTP, the
 	// legacy one with sessions, or HTTP+SSE), which the Client uses from

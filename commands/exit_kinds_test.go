@@ -72,6 +72,7 @@ func errorKinds() []errorKind {
 		{kind: "client.MessageTooLargeError", err: &client.MessageTooLargeError{Limit: 1 << 20}, code: ExitConnection},
 		{kind: "client.ErrDryRun", err: client.ErrDryRun, code: ExitOK},
 		{kind: "client.EraError", err: &client.EraError{Probe: errors.New("x"), Initialize: errors.New("y")}, code: ExitConnection},
+		{kind: "client.NotServerError", err: &client.NotServerError{Asked: []string{"server/discover"}, After: "15s"}, code: ExitConnection},
 		{kind: "client.SessionExpiredError", err: &client.SessionExpiredError{}, code: ExitConnection},
 		{kind: "client.ParamsError", err: &client.ParamsError{Msg: "params must be a JSON object"}, code: ExitUsage},
 		{kind: "client.AckTimeoutError", err: &client.AckTimeoutError{After: time.Second}, code: ExitConnection},

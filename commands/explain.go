@@ -31,6 +31,11 @@ func (s *connection) Explain(err error) error {
 			return &hintError{err, how}
 		}
 	}
+	var ns *client.NotServerError
+	if errors.As(err, &ns) && ns.Server == "" {
+		// Named as the user gave it: the command line, the URL.
+		ns.Server = s.shownTarget()
+	}
 	var rpc *client.RPCError
 	if errors.As(err, &rpc) && (rpc.Code == client.CodeMissingClientCapability || rpc.Code == -32003) {
 		return &hintError{err, capabilityHint(rpc.Data)}
@@ -50,6 +55,15 @@ func (s *connection) Explain(err error) error {
 		return &hintError{err, h}
 	}
 	return err
+}
+
+// shownTarget is the server as the user gave it: the stdio command line,
+// or the URL without the credentials it may hold.
+func (s *connection) shownTarget() string {
+	if s.http {
+		return client.RedactURL(s.target)
+	}
+	return s.target
 }
 
 // listHint names the flag that bounds a listing's pages together, and,

@@ -81,7 +81,7 @@ func TestGlobalOptionsSources(t *testing.T) {
 		t.Errorf("an empty MCPCTL_PROGRESS: %q set %v; want the default, unset", g.Progress, g.IsSet("progress"))
 	case g.Trace || !g.IsSet("trace"):
 		t.Errorf("an empty MCPCTL_TRACE: %v set %v; want false, set", g.Trace, g.IsSet("trace"))
-	case g.ProbeTimeout != 3*time.Second || g.MaxRounds != 10 || g.TokenStore != "auto":
+	case g.ProbeTimeout != 15*time.Second || g.MaxRounds != 10 || g.TokenStore != "auto":
 		t.Errorf("defaults: probe %v, rounds %d, store %q", g.ProbeTimeout, g.MaxRounds, g.TokenStore)
 	}
 }

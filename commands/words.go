@@ -60,7 +60,14 @@ func ourWords(err error) (string, bool) {
 			return e.Describe(retryWords(e.Retry)), true
 		}
 	case *client.VersionError:
-		return fmt.Sprintf("no protocol version in common: the server supports %s, mcpctl speaks %s", strings.Join(e.Theirs, ", "), strings.Join(e.Ours, ", ")), true
+		return e.Describe("mcpctl"), true
+	case *client.NotServerError:
+		if e.Echo {
+			return e.Error(), true
+		}
+		// Silence: a slow server's start counts in the probe's bound. The
+		// server's stderr follows the way out, as for a timeout.
+		return e.Reason() + " (a slow one needs a larger " + timeoutFlag(e.Bound) + ")" + strings.TrimPrefix(e.Error(), e.Reason()), true
 	case *client.InvalidToolError:
 		return fmt.Sprintf("tool %q has an invalid definition, so mcpctl will not call it: %s", e.Name, e.Reason), true
 	case *client.InputRequiredError:

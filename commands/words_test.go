@@ -35,6 +35,16 @@ func TestInOurWords(t *testing.T) {
 			`tools/list: HTTP 429 Too Many Requests (still after 3 retries)`},
 		{wrap(&client.VersionError{Ours: []string{"2026-07-28"}, Theirs: []string{"2099-01-01"}}),
 			`tools/list: no protocol version in common: the server supports 2099-01-01, mcpctl speaks 2026-07-28`},
+		{wrap(&client.VersionError{Ours: []string{"2025-11-25"}, Said: `initialize without a protocolVersion: {"capabilities":{}}`}),
+			`tools/list: no protocol version in common: the server named no version (it answered initialize without a protocolVersion: {"capabilities":{}}), mcpctl speaks 2025-11-25`},
+		// What is no server: named as the user gave it (Explain), with the
+		// flag of the bound that ended a silent one.
+		{wrap(&client.NotServerError{Server: "sleep 100", Asked: []string{"server/discover"}, After: "15s", Bound: client.TimeoutProbe, Unread: true}),
+			`tools/list: "sleep 100" is not an MCP server: in 15s it neither read its input nor wrote anything (a slow one needs a larger --probe-timeout)`},
+		{wrap(&client.NotServerError{Asked: []string{"server/discover", "initialize"}, After: "1s", Stderr: []string{"up"}}),
+			`tools/list: not an MCP server: it answered neither server/discover nor initialize in 1s (a slow one needs a larger --timeout) (server stderr: up)`},
+		{wrap(&client.NotServerError{Server: "cat", Echo: true, Method: "server/discover"}),
+			`tools/list: "cat" is not an MCP server: it sends back what it is sent (its answer to server/discover was the request itself)`},
 		{wrap(&client.InvalidToolError{Name: "bad", Reason: "x"}),
 			`tools/list: tool "bad" has an invalid definition, so mcpctl will not call it: x`},
 		{wrap(&client.InputRequiredError{Reason: "the server kept asking after 3 rounds", RoundLimit: 3, Requests: []client.InputRequest{{Method: "elicitation/create"}}}),

@@ -212,7 +212,7 @@ func (s *server) handle(req request) reply {
 		return reply{messages: []string{result(id, string(b))}, exit: -1}
 	case "iserror":
 		return reply{messages: []string{result(id, `{"content":[{"type":"text","text":"it broke"}],"isError":true}`)}, exit: -1}
-	case "tools", "mismatch":
+	case "tools", "mismatch", "slowdiscover":
 		if req.Method == "tools/list" {
 			return reply{messages: []string{result(id, echoTools)}, exit: -1}
 		}

@@ -36,6 +36,9 @@ func Handler(mode string) http.Handler {
 			return
 		}
 		if req.Method == "server/discover" && answersDiscover(mode) {
+			if mode == "slowdiscover" { // issue 25, item 1 (slowstart.go)
+				slowDiscover(r)
+			}
 			writeJSON(w, r, 200, result(id, discoverResult))
 			return
 		}

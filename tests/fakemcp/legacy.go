@@ -27,6 +27,7 @@ import (
 //	legacylogs:N   log messages while N calls are in flight (logburst.go)
 //	legacysselogs:N  the same over HTTP+SSE
 //	legacyunasked  asks the client things with no request in flight (unasked.go)
+//	legacymute     answers nothing before initialize (slowstart.go)
 
 // legacyVersions are the versions a legacy server accepts as asked.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -129,6 +130,10 @@ func (l *legacySession) handle(req request, send func(string)) string {
 		return l.initialize(id, p)
 	case "ping":
 		return result(id, `{}`)
+	}
+	if l.negotiated() == "" && l.srv.mode == "legacymute" {
+		l.logf("fakemcp: ignoring %s before initialize", req.Method)
+		return ""
 	}
 	if l.negotiated() == "" {
 		// Like SDK servers, which know no method before the handshake.
@@ -307,7 +312,9 @@ func serveLegacyStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 			continue
 		}
 		if msg.Method != "tools/call" { // in order, so a pipelined script sees the handshake first
-			write(l.handle(msg, write))
+			if answer := l.handle(msg, write); answer != "" {
+				write(answer)
+			}
 			continue
 		}
 		inflight.Go(func() { write(l.handle(msg, write)) })

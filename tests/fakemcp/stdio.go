@@ -19,6 +19,9 @@ func ServeStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 	if code, ok := serveFaultStdio(mode, in, out, errOut); ok {
 		return code
 	}
+	if code, ok := serveStartFault(mode, in, out, errOut); ok { // issue 25, item 1 (slowstart.go)
+		return code
+	}
 	if code, ok := serveStderrFault(mode, in, out, errOut); ok { // issue 13, item 4
 		return code
 	}
