@@ -113,7 +113,7 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 		Usage:       "call a tool (tools/call)",
 		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
 		Description: itemsHelp + "\n\nExit status 1 when the tool answers isError: true.",
-		Flags: []cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"},
+		Flags: []cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it); a stdio server's tasks end with it, so there only through a session"},
 			&cli.BoolFlag{Name: "task", Usage: "run a tool whose execution.taskSupport is optional as a task (2025-11-25 servers; tools that require it always are)"}},
 		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
@@ -129,6 +129,9 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 
 func runToolsCall(o *toolsCallOptions) error {
 	return o.withConnection(func(conn Connection) error {
+		if o.NoWait && conn.ServerEndsWithRun() {
+			return noWaitEndsWithRun()
+		}
 		args, stringPaths, err := argv.ParseItems(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err
