@@ -55,6 +55,7 @@ func (t *connTransport) Capabilities() Capabilities {
 		Binding:        t.opts.Binding,
 		Stateful:       true,
 		ServerRequests: t.mux.setHandler,
+		Answered:       t.mux.answered,
 		Notifications:  t.mux.setNotify,
 		Watch:          t.mux.watch,
 	}

@@ -45,6 +45,7 @@ func (t *sseHTTP) Capabilities() Capabilities {
 		Binding:        BindingSSE,
 		DryRun:         t.opts.DryRun != nil,
 		ServerRequests: t.SetServerRequestHandler,
+		Answered:       t.answered,
 		Notifications:  t.setNotificationHandler,
 		Watch:          t.Watch,
 		Rebind:         t.rebind(t, EraLegacy, BindingSSE),
@@ -60,6 +61,18 @@ func (t *sseHTTP) SetServerRequestHandler(h ServerRequestHandler) {
 	if conn != nil {
 		conn.mux.setHandler(h)
 	}
+}
+
+// answered is the stream's mux's: the server's messages all come on the
+// one stream, in order, and each answer is posted before it counts.
+func (t *sseHTTP) answered(ctx context.Context) (int, error) {
+	t.mu.Lock()
+	conn := t.conn
+	t.mu.Unlock()
+	if conn == nil {
+		return 0, nil
+	}
+	return conn.mux.answered(ctx)
 }
 
 // setNotificationHandler makes the notifications tied to no request go

@@ -312,14 +312,17 @@ func (c *Client) askInitialize(ctx context.Context) (json.RawMessage, error) {
 }
 
 // finishInitialize takes the server's initialize result: the era and the
-// version it names, then notifications/initialized.
+// version it names, then notifications/initialized, and waits for what
+// the server asks on being initialized to be answered (startupAnswered).
 func (c *Client) finishInitialize(ctx context.Context, res json.RawMessage) error {
 	v := initializedVersion(res)
 	c.setEra(EraInfo{Era: EraLegacy, Version: v, Transport: c.flavor()})
 	c.logf("legacy: initialized with protocol version %s", v)
 	n := &Request{Method: "notifications/initialized", Version: v, Legacy: true}
-	_, err := c.transport().RoundTrip(ctx, n, nil)
-	return err
+	if _, err := c.transport().RoundTrip(ctx, n, nil); err != nil {
+		return err
+	}
+	return c.startupAnswered(ctx, v)
 }
 
 // initializedVersion is the protocolVersion an initialize result names.
@@ -329,6 +332,51 @@ func initializedVersion(res json.RawMessage) string {
 	}
 	_ = json.Unmarshal(res, &r)
 	return r.ProtocolVersion
+}
+
+// startupAnswered holds the first request after the handshake until the
+// questions the server asked on notifications/initialized are answered
+// and read. A server offered roots asks roots/list as soon as it is
+// initialized (server-filesystem takes its allowed directories from the
+// answer); without this, the request sent next reached it before the
+// answer did, and was served without the roots: the answer is written by
+// a goroutine of its own, after the question has been read, while the
+// first request follows notifications/initialized at once.
+//
+// Nothing here waits for a time. A server handles its messages in the
+// order they come, and on a transport that carries its messages in
+// order (Capabilities.Answered) its answer to a ping comes after
+// whatever it sent in reaction to what came before the ping. So: a ping
+// after notifications/initialized is answered once the server has asked
+// its start-up questions; Answered then waits until each is answered;
+// and, when there were any, a second ping is answered once the server
+// has read those answers, before it reads the first request. What a
+// server does with an answer after reading it is its own affair.
+//
+// Only where roots are offered, the question to expect: a connection
+// without them costs no round trip.
+func (c *Client) startupAnswered(ctx context.Context, version string) error {
+	answered := c.caps().Answered
+	if answered == nil || !offersCapability(c.opts.Capabilities, "roots") {
+		return nil
+	}
+	before, err := answered(ctx)
+	if err != nil {
+		return err
+	}
+	ping := func() error {
+		_, err := c.roundTrip(ctx, "ping", nil, version, &CallOptions{})
+		return err
+	}
+	if err := ping(); err != nil {
+		return err
+	}
+	after, err := answered(ctx)
+	if err != nil || after == before {
+		return err
+	}
+	c.logf("legacy: the server asked %d question(s) on initialization; answered before the first request", after-before)
+	return ping()
 }
 
 // initializeVersion is the revision initialize asks for first: the
@@ -407,10 +455,18 @@ func legacyMeta(params json.RawMessage, id int64) (ojson.Members, error) {
 
 func hasCapability(initResult json.RawMessage, name string) bool {
 	var r struct {
-		Capabilities map[string]json.RawMessage `json:"capabilities"`
+		Capabilities json.RawMessage `json:"capabilities"`
 	}
 	_ = json.Unmarshal(initResult, &r)
-	v, ok := r.Capabilities[name]
+	return offersCapability(r.Capabilities, name)
+}
+
+// offersCapability reports whether a capabilities object has name, not
+// null.
+func offersCapability(caps json.RawMessage, name string) bool {
+	var m map[string]json.RawMessage
+	_ = json.Unmarshal(caps, &m)
+	v, ok := m[name]
 	return ok && string(v) != "null"
 }
 

@@ -32,6 +32,11 @@ type mux struct {
 	serve    ServerRequestHandler
 	untied   func(Notification) // for notifications tied to no request
 	watchers watchSet
+	// asked counts the server's requests so far, answering those not yet
+	// answered (their answers not yet written); quiet is closed while
+	// answering is 0 (answered).
+	asked, answering int
+	quiet            chan struct{}
 }
 
 type pendingCall struct {
@@ -46,7 +51,9 @@ type callResult struct {
 }
 
 func newMux(bg context.Context, reply func(line []byte)) *mux {
-	return &mux{bg: bg, reply: reply, pending: map[int64]*pendingCall{}, deadCh: make(chan struct{})}
+	quiet := make(chan struct{})
+	close(quiet)
+	return &mux{bg: bg, reply: reply, pending: map[int64]*pendingCall{}, deadCh: make(chan struct{}), quiet: quiet}
 }
 
 // setHandler makes requests from the server go to h; without one they are
@@ -128,7 +135,15 @@ func (m *mux) deliver(msg *Message, raw []byte, more bool) error {
 			return &NotServerError{Echo: true, Method: msg.Method}
 		}
 		// Legacy servers ask things (elicitation, roots, ping); modern ones
-		// must not, and are told so rather than left waiting.
+		// must not, and are told so rather than left waiting. The question
+		// is counted here, in the order of the server's messages, so that
+		// answered sees it once a response that came after it has.
+		m.mu.Lock()
+		m.asked++
+		if m.answering++; m.answering == 1 {
+			m.quiet = make(chan struct{})
+		}
+		m.mu.Unlock()
 		go m.answer(msg)
 	case "response":
 		id, ok := parseID(msg.ID)
@@ -177,6 +192,30 @@ func (m *mux) answer(msg *Message) {
 		res, rpcErr = serve(m.bg, msg.Method, msg.Params)
 	}
 	m.reply(responseLine(msg.ID, res, rpcErr))
+	m.mu.Lock()
+	if m.answering--; m.answering == 0 {
+		close(m.quiet)
+	}
+	m.mu.Unlock()
+}
+
+// answered waits until every request the server has sent so far is
+// answered, its answer written (or the connection died, or ctx ended),
+// and says how many the server has sent in all.
+func (m *mux) answered(ctx context.Context) (int, error) {
+	m.mu.Lock()
+	quiet := m.quiet
+	m.mu.Unlock()
+	select {
+	case <-quiet:
+	case <-m.deadCh:
+		return 0, m.err()
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.asked, nil
 }
 
 // fail ends every pending call with err and marks the connection dead;

@@ -140,6 +140,7 @@ func (t *StdioTransport) Capabilities() Capabilities {
 		DryRun:         t.opts.DryRun != nil,
 		Stateful:       true,
 		ServerRequests: t.SetServerRequestHandler,
+		Answered:       t.mux.answered,
 		Notifications:  t.SetNotificationHandler,
 		Watch:          t.Watch,
 		StderrTail:     t.StderrTail,

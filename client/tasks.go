@@ -32,6 +32,12 @@ type TaskOptions struct {
 	// CancelOnInterrupt sends tasks/cancel when the wait is interrupted;
 	// otherwise the task keeps running and can be waited for again.
 	CancelOnInterrupt bool
+	// EndsWithCall says the caller stops the server as soon as the call
+	// returns (a stdio server's connection closed right after one call),
+	// and with it the server's tasks: a wait that stops then says that its
+	// task ends (TaskInterruptedError.Ends, TaskRoundsError.Ends) rather
+	// than that it keeps running.
+	EndsWithCall bool
 	// OnCreated receives every task handle a server answers with, whether
 	// the client then waits for the task or not (CallOptions.NoWait).
 	OnCreated func(handle json.RawMessage)
@@ -68,7 +74,10 @@ type TaskInterruptedError struct {
 	// Limit is set when the wait's own time limit (TaskOptions.Timeout)
 	// ended it.
 	Limit time.Duration
-	Err   error
+	// Ends: the task ends with the call, its server stopped by the caller
+	// (TaskOptions.EndsWithCall), so it does not keep running.
+	Ends bool
+	Err  error
 }
 
 func (e *TaskInterruptedError) Error() string {
@@ -80,8 +89,11 @@ func (e *TaskInterruptedError) Error() string {
 	case errors.As(e.Err, &te):
 		s += " (" + te.Error() + ")"
 	}
-	if e.Cancelled {
+	switch {
+	case e.Cancelled:
 		return s + " and asked the server to cancel it"
+	case e.Ends:
+		return s + ", which ends with its server"
 	}
 	return s + ", which keeps running"
 }
@@ -96,13 +108,15 @@ func (e *TaskInterruptedError) TimedOut() bool {
 func (e *TaskInterruptedError) Unwrap() error { return e.Err }
 
 // TaskRoundsError ends the wait for a task that was still input_required
-// after the round limit (Limits.MaxRounds); the task keeps running.
+// after the round limit (Limits.MaxRounds); the task keeps running, unless
+// it Ends with the call (TaskOptions.EndsWithCall).
 type TaskRoundsError struct {
 	TaskID string
 	Rounds int
 	// Refused is "decline" or "cancel" when, in the last round, the server
 	// asked again for input this client had answered so.
 	Refused string
+	Ends    bool
 }
 
 func (e *TaskRoundsError) Error() string {
@@ -174,7 +188,7 @@ func (c *Client) waitTask(ctx context.Context, handle json.RawMessage, co *CallO
 			// whether it asks anything new or not.
 			round++
 			if round > maxRounds {
-				return nil, &TaskRoundsError{TaskID: id, Rounds: maxRounds, Refused: refusedAgain(raw, answered)}
+				return nil, &TaskRoundsError{TaskID: id, Rounds: maxRounds, Refused: refusedAgain(raw, answered), Ends: c.opts.Tasks.EndsWithCall}
 			}
 			asked, err := c.answerTask(waitCtx, id, raw, round, answered)
 			if err != nil {
@@ -349,7 +363,7 @@ func (c *Client) interrupted(ctx, waitCtx context.Context, id string, err error)
 			return err
 		}
 	}
-	ie := &TaskInterruptedError{TaskID: id, Err: err}
+	ie := &TaskInterruptedError{TaskID: id, Ends: c.opts.Tasks.EndsWithCall, Err: err}
 	if ctx.Err() == nil && errors.Is(waitCtx.Err(), context.DeadlineExceeded) {
 		ie.Limit = c.opts.Tasks.Timeout
 	}

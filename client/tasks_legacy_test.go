@@ -178,8 +178,20 @@ func TestLegacyTaskWaitEnds(t *testing.T) {
 		TaskOptions{Timeout: 50 * time.Millisecond})
 	_, err := c.CallTool(context.Background(), "must", nil, nil)
 	var ie *TaskInterruptedError
-	if !errors.As(err, &ie) || ie.Limit != 50*time.Millisecond || ie.Cancelled || ie.TaskID != "t1" {
+	if !errors.As(err, &ie) || ie.Limit != 50*time.Millisecond || ie.Cancelled || ie.TaskID != "t1" || ie.Ends {
 		t.Errorf("never ending: err = %v (%T)", err, err)
+	}
+	if !strings.HasSuffix(err.Error(), ", which keeps running") {
+		t.Errorf("never ending: %q; want the task said to keep running", err)
+	}
+
+	// A caller that stops the server with the call (issue 25, item 6):
+	// the task ends with it, and is not said to keep running.
+	c, _ = legacyTaskClient(map[string][]any{"tools/call": {`{"task":` + legacyTaskObject("working") + `}`}, "tasks/get": forever},
+		TaskOptions{Timeout: 50 * time.Millisecond, EndsWithCall: true})
+	_, err = c.CallTool(context.Background(), "must", nil, nil)
+	if !errors.As(err, &ie) || !ie.Ends || !strings.HasSuffix(err.Error(), "after 50ms, which ends with its server") {
+		t.Errorf("ending with the call: err = %v (%T)", err, err)
 	}
 }
 

@@ -63,6 +63,14 @@ type Capabilities struct {
 	// server sends (legacy revisions: elicitation, sampling, roots, ping).
 	// Without it the transport cannot carry them.
 	ServerRequests func(ServerRequestHandler)
+	// Answered, when set, waits until every request the server has sent
+	// so far is answered, its answer sent (or ctx ends, or the connection
+	// dies), and says how many requests the server has sent in all. Only
+	// a transport that carries the server's messages in the order it sent
+	// them has it (one stream: stdio, NewConn, HTTP+SSE): a question the
+	// server sent before the answer to one of our requests is then
+	// answered once this returns after that answer.
+	Answered func(ctx context.Context) (asked int, err error)
 	// Notifications, when set, installs the handler for the
 	// notifications the server sends tied to no request (log messages,
 	// list changes on a shared connection) while no Watch caller takes

@@ -614,6 +614,6 @@ func (b *batchRun) lineConnection(ios *output.IOStreams, how ConnectOptions, pri
 	st.render, st.pageable = output.Options{Format: output.FormatJSON}, how.Pageable
 	return &connection{
 		connSettings: &st, f: b.f, ios: ios, client: bs.client, opts: bs.opts,
-		progress: bs.progress, input: bs.input, borrowed: true, printed: printed,
+		progress: bs.progress, input: bs.input, borrowed: true, printed: printed, viaSession: bs.viaSession,
 	}
 }

@@ -249,6 +249,7 @@ func (s *connection) clientOptions(ctx context.Context) client.Options {
 		Tasks: client.TaskOptions{
 			Declared:          tasks,
 			CancelOnInterrupt: g.CancelOnInterrupt,
+			EndsWithCall:      s.ServerEndsWithRun(),
 			OnCreated:         func(h json.RawMessage) { s.f.rememberTask(s.serverID, h) },
 			OnStatus:          s.taskStatus,
 		},

@@ -58,6 +58,14 @@ func (s *connection) Output() output.Options { return s.render }
 
 func (s *connection) ServerID() string { return s.serverID }
 
+// ServerEndsWithRun: a stdio server started by this run (a batch's by
+// the batch), not the one a session holds (viaSession, or the session
+// process's own connection, which wrap marks), is stopped when the run
+// ends.
+func (s *connection) ServerEndsWithRun() bool {
+	return !s.http && !s.viaSession && s.wrap == nil && !s.dryRun
+}
+
 // endpoint is the server, as resolved.
 func (s *connection) endpoint() *endpoint { return s.ep }
 

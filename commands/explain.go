@@ -24,6 +24,10 @@ func (s *connection) Explain(err error) error {
 		return nil
 	}
 	var ire *client.InputRequiredError
+	if errors.As(err, &ire) && ire.TaskID != "" && s.ServerEndsWithRun() {
+		// A continuation would name a task that ends with the server.
+		return &hintError{err, "the task ends with its server, so there is nothing to resume: answer on the command line (--answer KEY.FIELD=VALUE, --answers FILE, --elicit); " + sessionForTasks}
+	}
 	if errors.As(err, &ire) && ire.Method != "" {
 		doc, how, derr := s.newContinuation(ire)
 		if derr == nil {

@@ -95,6 +95,10 @@ type Connection interface {
 	FinishCall(ctx context.Context, op string, kind output.Kind, call func() (json.RawMessage, error)) error
 	// Explain adds to an error what the user can do about it.
 	Explain(err error) error
+	// ServerEndsWithRun says the server, and every task it runs, ends
+	// when this command does: a stdio server the run started (not a
+	// session's, nor a dry run's, which starts none).
+	ServerEndsWithRun() bool
 	// Reconnect replaces the client with one on a fresh transport to the
 	// same server (a new server process on stdio), for listen after the
 	// connection broke.

@@ -65,6 +65,13 @@ type taskOptions struct {
 	Out binaryOut // wait and result: --out
 }
 
+// withTaskConnection is withConnection for a command about one task.
+func (o *taskOptions) withTaskConnection(body func(conn Connection) error) error {
+	return o.withConnection(func(conn Connection) error {
+		return unknownTaskHint(conn, body(conn))
+	})
+}
+
 func parseTaskID(f *Factory) func(*cli.Context) (*taskOptions, error) {
 	return func(c *cli.Context) (*taskOptions, error) {
 		if err := needArgs(c, 1, 1, "TASK-ID"); err != nil {
@@ -146,7 +153,7 @@ func (o *taskOptions) finishTask(op string, call func(Connection) (json.RawMessa
 	if err := o.Out.check(); err != nil {
 		return err
 	}
-	return o.withConnection(func(conn Connection) error {
+	return o.withTaskConnection(func(conn Connection) error {
 		return o.Out.done(op, conn.FinishCall(o.ctx(), op, output.KindToolCall, o.Out.wrap(o.IO, func() (json.RawMessage, error) {
 			return call(conn)
 		})))
@@ -162,7 +169,7 @@ func newCmdTasksUpdate(f *Factory, runF func(*taskOptions) error) *cli.Command {
 
 func runTasksUpdate(o *taskOptions) error {
 	id := o.ID
-	return o.withConnection(func(conn Connection) error {
+	return o.withTaskConnection(func(conn Connection) error {
 		raw, err := conn.Client().Call(o.ctx(), "tasks/get", taskParams(id), nil)
 		if err != nil {
 			return wrapOp("tasks/get "+id, err)
@@ -238,7 +245,7 @@ func newCmdTaskMethod(f *Factory, runF func(*taskOptions) error, name, usage, me
 	return &cli.Command{
 		Name: name, Usage: usage, ArgsUsage: "TASK-ID",
 		Action: actionOf(parseTaskID(f), runF, func(o *taskOptions) error {
-			return o.withConnection(func(conn Connection) error {
+			return o.withTaskConnection(func(conn Connection) error {
 				raw, err := conn.Client().Call(o.ctx(), method, taskParams(o.ID), nil)
 				if err != nil {
 					return wrapOp(method+" "+o.ID, err)
@@ -262,27 +269,60 @@ func (f *Factory) listTaskRecords() (json.RawMessage, error) {
 	return json.Marshal(map[string]any{"tasks": store.List()})
 }
 
+// A stdio server's tasks live in its process. A run that started the
+// server stops it when it ends (ServerEndsWithRun), so no task id it could
+// print would still name a task: --no-wait is refused there, before the
+// server starts, and a wait that stops says the task ends rather than how
+// to pick it up. Through a session the server, and its tasks, outlive
+// the command (docs/tasks.md, "Tasks of a stdio server").
+
+// sessionForTasks is how a task of a stdio server outlives the command.
+const sessionForTasks = "a session ('mcpctl session start' with the same server flags) keeps the server and its tasks between commands"
+
+// noWaitEndsWithRun refuses --no-wait on a run whose server ends with it.
+func noWaitEndsWithRun() error {
+	return usagef("--no-wait: a stdio server's tasks live only as long as its process, which ends with this command, so the task's id would be dead once printed; %s; or leave out --no-wait to wait for the task here", sessionForTasks)
+}
+
 // taskHint tells a user whose wait for a task ended how to go on: pick it
 // up again after an interrupt or --timeout, or, when it kept asking past
-// --max-rounds, look at it and answer it.
+// --max-rounds, look at it and answer it; for a task that ends with the
+// command's server, how it could have outlived it.
 func taskHint(err error) string {
 	var ie *client.TaskInterruptedError
 	if errors.As(err, &ie) {
-		wait := fmt.Sprintf("'mcpctl tasks wait %s' picks it up again", output.SanitizeLine(ie.TaskID))
-		switch {
-		case ie.TimedOut() && ie.Cancelled:
-			return "--timeout ended the wait"
-		case ie.TimedOut():
-			return "--timeout ended the wait: " + wait
-		case !ie.Cancelled:
-			return wait
+		next, sep := fmt.Sprintf("'mcpctl tasks wait %s' picks it up again", output.SanitizeLine(ie.TaskID)), ": "
+		if ie.Ends {
+			next, sep = sessionForTasks, "; "
 		}
-		return ""
+		switch {
+		case ie.Cancelled && ie.TimedOut():
+			return "--timeout ended the wait"
+		case ie.Cancelled:
+			return ""
+		case ie.TimedOut():
+			return "--timeout ended the wait" + sep + next
+		}
+		return next
 	}
 	var re *client.TaskRoundsError
 	if errors.As(err, &re) {
 		id := output.SanitizeLine(re.TaskID)
+		if re.Ends {
+			return "it ends with its server: answer it on the command line (--answer, --answers) or wait longer with a larger --max-rounds; " + sessionForTasks
+		}
 		return fmt.Sprintf("it keeps running: 'mcpctl tasks get %s' shows what it asks, 'mcpctl tasks update %s' answers it, a larger --max-rounds waits longer", id, id)
 	}
 	return ""
+}
+
+// unknownTaskHint explains a task the server does not know (-32602) to a
+// command that started a stdio server afresh: its tasks were another
+// process's.
+func unknownTaskHint(conn Connection, err error) error {
+	var rpc *client.RPCError
+	if err != nil && conn.ServerEndsWithRun() && errors.As(err, &rpc) && rpc.Code == client.CodeInvalidParams {
+		return &hintError{err, "this command started the stdio server afresh, and a stdio server's tasks live only as long as its process: " + sessionForTasks}
+	}
+	return err
 }

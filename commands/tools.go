@@ -114,7 +114,7 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 		Usage:       "call a tool (tools/call)",
 		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
 		Description: itemsHelp + "\n\n" + outHelp + "\n\nExit status 1 when the tool answers isError: true.",
-		Flags: append([]cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it)"},
+		Flags: append([]cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it); a stdio server's tasks end with it, so there only through a session"},
 			&cli.BoolFlag{Name: "task", Usage: "run a tool whose execution.taskSupport is optional as a task (2025-11-25 servers; tools that require it always are)"}}, binaryOutFlags()...),
 		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
@@ -140,6 +140,9 @@ func runToolsCall(o *toolsCallOptions) error {
 		return err
 	}
 	return o.withConnection(func(conn Connection) error {
+		if o.NoWait && conn.ServerEndsWithRun() {
+			return noWaitEndsWithRun()
+		}
 		args, stringPaths, err := argv.ParseItems(o.JSON, o.Items, o.IO.In)
 		if err != nil {
 			return err

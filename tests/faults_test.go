@@ -252,21 +252,38 @@ var faultCases = []faultCase{
 	// 6, answered once; --timeout is given so that a client without the
 	// limit ends with the wrong message instead of hanging the suite. A
 	// wait that --timeout ends says so.
-	{name: "task_declined_input_forever", stdio: "taskaskforever", http: "taskaskforever", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+	{name: "task_declined_input_forever", http: "taskaskforever", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
 		msg:   `^mcpctl: tools/call slow: the server kept asking for input to task task-taskaskforever that was declined, for 10 rounds; ` + taskRoundsHint("task-taskaskforever") + `$`,
 		check: httpCountsAre(map[string]int{"tasks/get": 11, "tasks/update": 1})},
-	{name: "task_cancelled_input_forever", stdio: "taskaskforever", http: "taskaskforever", args: []string{"--elicit", "cancel", "--max-rounds", "3", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+	{name: "task_cancelled_input_forever", http: "taskaskforever", args: []string{"--elicit", "cancel", "--max-rounds", "3", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
 		msg:   `^mcpctl: tools/call slow: the server kept asking for input to task task-taskaskforever that was cancelled, for 3 rounds; ` + taskRoundsHint("task-taskaskforever") + `$`,
 		check: httpCountsAre(map[string]int{"tasks/get": 4, "tasks/update": 1})},
-	{name: "task_input_required_no_requests", stdio: "tasknorequests", http: "tasknorequests", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+	{name: "task_input_required_no_requests", http: "tasknorequests", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
 		msg:   `^mcpctl: tools/call slow: task task-tasknorequests still waited for input after 10 rounds; ` + taskRoundsHint("task-tasknorequests") + `$`,
 		check: httpCountsAre(map[string]int{"tasks/get": 11, "tasks/update": 0})},
-	{name: "task_wait_timeout", stdio: "taskworking", http: "taskworking", args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
+	{name: "task_wait_timeout", http: "taskworking", args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
 		msg: `^mcpctl: tools/call slow: stopped waiting for task task-taskworking after 1s, which keeps running; --timeout ended the wait: 'mcpctl tasks wait task-taskworking' picks it up again$`},
 	// Issue 17, item 6: the same of a 2025-11-25 server's task, which the
 	// tool requires (tests/fakemcp/legacytasks.go).
-	{name: "legacy_task_wait_timeout", stdio: "legacytaskworking", http: "legacytaskworking", unpinned: true, args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
+	{name: "legacy_task_wait_timeout", http: "legacytaskworking", unpinned: true, args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
 		msg: `^mcpctl: tools/call slow: stopped waiting for task task-legacytaskworking after 1s, which keeps running; --timeout ended the wait: 'mcpctl tasks wait task-legacytaskworking' picks it up again$`},
+	// Issue 25, item 6: over stdio, without a session, the server and its
+	// tasks end with the command: the same waits say so, and name no
+	// command that would find the task again.
+	{name: "task_declined_input_forever", stdio: "taskaskforever", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+		msg: `^mcpctl: tools/call slow: the server kept asking for input to task task-taskaskforever that was declined, for 10 rounds; ` + taskEndsRoundsHint + `$`},
+	{name: "task_cancelled_input_forever", stdio: "taskaskforever", args: []string{"--elicit", "cancel", "--max-rounds", "3", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+		msg: `^mcpctl: tools/call slow: the server kept asking for input to task task-taskaskforever that was cancelled, for 3 rounds; ` + taskEndsRoundsHint + `$`},
+	{name: "task_input_required_no_requests", stdio: "tasknorequests", args: []string{"--elicit", "decline", "tools", "call", "slow"}, timeout: 5 * time.Second, exit: 6,
+		msg: `^mcpctl: tools/call slow: task task-tasknorequests still waited for input after 10 rounds; ` + taskEndsRoundsHint + `$`},
+	{name: "task_wait_timeout", stdio: "taskworking", args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/call slow: stopped waiting for task task-taskworking after 1s, which ends with its server; --timeout ended the wait; ` + sessionForTasks + `$`},
+	{name: "legacy_task_wait_timeout", stdio: "legacytaskworking", unpinned: true, args: []string{"tools", "call", "slow"}, timeout: time.Second, exit: 3,
+		msg: `^mcpctl: tools/call slow: stopped waiting for task task-legacytaskworking after 1s, which ends with its server; --timeout ended the wait; ` + sessionForTasks + `$`},
+	// --no-wait there would print the id of a task about to end: refused
+	// before the server starts (nothing else is asked of it).
+	{name: "task_no_wait_without_session", stdio: "taskworking", args: []string{"tools", "call", "slow", "--no-wait"}, exit: 2,
+		msg: `^mcpctl: --no-wait: a stdio server's tasks live only as long as its process, which ends with this command, so the task's id would be dead once printed; ` + sessionForTasks + `; or leave out --no-wait to wait for the task here$`},
 
 	// Issue 13, item 10: URL elicitations whose host a browser reads
 	// otherwise than a naive display shows, or that name none. In a
@@ -394,6 +411,14 @@ var faultCases = []faultCase{
 
 // taskRoundsHint is the way out mcpctl names when a task kept asking past
 // --max-rounds (issue 13, item 8).
+// sessionForTasks is the words that say how a stdio server's task could
+// have outlived the command (a session), as a pattern.
+var sessionForTasks = regexp.QuoteMeta(`a session ('mcpctl session start' with the same server flags) keeps the server and its tasks between commands`)
+
+// taskEndsRoundsHint is the hint after a task's round limit when the task
+// ends with the command's server.
+var taskEndsRoundsHint = regexp.QuoteMeta(`it ends with its server: answer it on the command line (--answer, --answers) or wait longer with a larger --max-rounds; `) + sessionForTasks
+
 func taskRoundsHint(id string) string {
 	return regexp.QuoteMeta(`it keeps running: 'mcpctl tasks get ` + id + `' shows what it asks, 'mcpctl tasks update ` + id + `' answers it, a larger --max-rounds waits longer`)
 }

@@ -68,8 +68,10 @@ func TestPromptCtrlC(t *testing.T) {
 	noneLeft(t, marker)
 }
 
-// Ctrl-C at a task's input prompt stops the wait, and the task keeps
-// running (as Ctrl-C while polling does).
+// Ctrl-C at a task's input prompt stops the wait, as Ctrl-C while polling
+// does. This stdio server, without a session, ends with the command, and
+// its task with it: said so, with no command to find the task again
+// (issue 25, item 6).
 func TestPromptCtrlCTask(t *testing.T) {
 	marker := promptMarker(t)
 	s := startPTYWith(t, true, []string{"MCPCTL_FAULT_MARKER=" + marker}, "--stdio", "demo", "tools", "call", "slow_task")
@@ -80,7 +82,7 @@ func TestPromptCtrlCTask(t *testing.T) {
 	if code, out := s.wait(); code != 130 || out != "" {
 		t.Errorf("exit %d, stdout %q; want 130 and nothing; terminal:\n%s", code, out, s.screen.String())
 	}
-	s.expect(`\nmcpctl: interrupted: tools/call slow_task: stopped waiting for task ([0-9a-f-]+), which keeps running; .mcpctl tasks wait ([0-9a-f-]+). picks it up again\r?\n`)
+	s.expect(`\nmcpctl: interrupted: tools/call slow_task: stopped waiting for task [0-9a-f-]+, which ends with its server; ` + sessionForTasks + `\r?\n`)
 	saneTerminal(t, s)
 	noneLeft(t, marker)
 }

@@ -293,6 +293,7 @@ func Modes() string {
 		"stale",                  // issue 16, item 3 (stale.go)
 		"skills",                 // issue 17, item 1 (skills.go)
 		"legacyunasked",          // issue 24, item 7 (unasked.go)
+		"legacyrootsatstart",     // issue 25, item 6 (rootsatstart.go)
 		"hiddentext", "echoauth", // issue 24, item 9 (hygiene.go)
 		"binaries", // issue 25, item 4 (binaries.go)
 		// issue 24, items 6 and 8 (sessionfaults.go)

@@ -28,6 +28,7 @@ import (
 //	legacysselogs:N  the same over HTTP+SSE
 //	legacyunasked  asks the client things with no request in flight (unasked.go)
 //	legacymute     answers nothing before initialize (slowstart.go)
+//	legacyrootsatstart  asks for roots once initialized, as server-filesystem does (rootsatstart.go)
 
 // legacyVersions are the versions a legacy server accepts as asked.
 var legacyVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
@@ -68,6 +69,7 @@ type legacySession struct {
 	version string // negotiated; "" until initialize succeeds
 	asked   int
 	waiting map[string]chan []byte // the server's own requests, by id
+	roots   []string               // legacyrootsatstart: the roots it was given
 }
 
 func newLegacySession(srv *server, log io.Writer, notify func(string)) *legacySession {
@@ -99,10 +101,14 @@ func (l *legacySession) deliver(msg request, raw []byte) bool {
 		return false
 	case msg.Method != "":
 		l.logf("fakemcp: notification %s", msg.Method)
-		l.unasked(msg.Method) // issue 24, item 7 (unasked.go)
+		l.unasked(msg.Method)      // issue 24, item 7 (unasked.go)
+		l.rootsAtStart(msg.Method) // issue 25, item 6 (rootsatstart.go)
 	default:
 		id := compact(msg.ID)
 		l.logf("fakemcp: client answered %s: %s", id, compact(raw))
+		if l.tookRoots(id, raw) {
+			return true
+		}
 		l.mu.Lock()
 		ch := l.waiting[id]
 		delete(l.waiting, id)
@@ -150,6 +156,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 		return r
 	}
 	if r, ok := l.sessionFaultReply(req, send); ok { // issue 24, items 6 and 8 (sessionfaults.go)
+		return r
+	}
+	if r, ok := l.rootsAtStartReply(req); ok { // issue 25, item 6 (rootsatstart.go)
 		return r
 	}
 	switch req.Method {
@@ -311,7 +320,9 @@ func serveLegacyStdio(mode string, in io.Reader, out, errOut io.Writer) int {
 		if l.deliver(msg, line) {
 			continue
 		}
-		if msg.Method != "tools/call" { // in order, so a pipelined script sees the handshake first
+		// In order, so a pipelined script sees the handshake first (and
+		// known_roots what came before it).
+		if msg.Method != "tools/call" || l.srv.mode == rootsAtStartMode {
 			if answer := l.handle(msg, write); answer != "" {
 				write(answer)
 			}
