@@ -198,13 +198,13 @@ type costWalker struct {
 }
 
 // instanceCost returns the evaluation count for the arguments (saturated
-// just above MaxEvaluations) and the unresolved markers reached where a
-// failure would not be visible in the evaluator's faults.
-func (s *Schema) instanceCost(inst []instNode) (int, map[hiddenMarker]bool) {
+// just above budget) and the unresolved markers reached where a failure
+// would not be visible in the evaluator's faults.
+func (s *Schema) instanceCost(inst []instNode, budget int) (int, map[hiddenMarker]bool) {
 	w := &costWalker{
 		s:       s,
 		inst:    inst,
-		limit:   s.limits.MaxEvaluations + 1,
+		limit:   budget + 1,
 		memo:    map[costKey]int{},
 		onStack: map[costKey]bool{},
 		hidden:  map[hiddenMarker]bool{},

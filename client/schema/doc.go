@@ -1,9 +1,12 @@
 // Package schema types and validates tool arguments against a tool's
-// inputSchema (MCP 2026-07-28, basic/index "JSON Schema Usage").
+// inputSchema, and its structured results against its outputSchema (MCP
+// 2026-07-28, basic/index "JSON Schema Usage", server/tools "Output
+// Schema").
 //
-// Compile parses an inputSchema once; Coerce re-types `key=value` strings
+// Compile parses a schema once; Coerce re-types `key=value` strings
 // from the command line; Validate checks arguments and explains problems
-// in user terms; Usage, Example and Properties describe the arguments.
+// in user terms; ValidateResult checks a structured result, in a result's
+// words; Usage, Example and Properties describe the arguments.
 // Read parses a schema for its structure alone (Doc and Node: the
 // subschemas with their property paths, a property's declared types, an
 // array's items), for readers that must not depend on the schema being

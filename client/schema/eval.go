@@ -99,14 +99,14 @@ type evaluator struct {
 	spent   bool // the budget ran out: the result says nothing
 }
 
-func (s *Schema) newEvaluator(inst []instNode) *evaluator {
-	return &evaluator{s: s, inst: inst, onStack: map[evalKey]bool{}, budget: s.limits.MaxEvaluations}
+func (s *Schema) newEvaluator(inst []instNode, budget int) *evaluator {
+	return &evaluator{s: s, inst: inst, onStack: map[evalKey]bool{}, budget: budget}
 }
 
 // accepts reports whether value v (a tree value) is valid against the
 // subschema n on its own: "would this typed value be accepted here?".
 func (s *Schema) accepts(n *node, v any) bool {
-	e := s.newEvaluator(flattenInstance(v))
+	e := s.newEvaluator(flattenInstance(v), s.limits.MaxEvaluations)
 	f, _ := e.eval(n, 0, true, false)
 	return f == nil && !e.spent
 }

@@ -19,7 +19,7 @@ func (m *mapper) typeMessage(loc []string, wants []string, n *node) string {
 	v := valueAt(m.tree, loc)
 	name := m.name(loc)
 	msg := fmt.Sprintf("%s: got %s, want %s", name, typeName(v), strings.Join(wants, " or "))
-	if len(loc) == 0 {
+	if len(loc) == 0 || !m.words().hints {
 		return msg
 	}
 	has := func(t string) bool {

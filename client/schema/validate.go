@@ -39,20 +39,28 @@ func (s *Schema) Validate(args json.RawMessage) error {
 	if err != nil {
 		return &ValidationError{Problems: []Problem{{Path: "", Kind: KindInvalidJSON, Message: "arguments are not valid JSON: " + err.Error()}}}
 	}
+	return s.validate(tree, &argumentWords, 0)
+}
+
+// validate checks the value tree and words its problems as w says. It
+// may take Limits.MaxEvaluations evaluations, or perValue for each value
+// in tree if that is more.
+func (s *Schema) validate(tree any, w *words, perValue int) error {
 	inst := flattenInstance(tree)
-	cost, hidden := s.instanceCost(inst)
+	budget := max(s.limits.MaxEvaluations, perValue*len(inst))
+	cost, hidden := s.instanceCost(inst, budget)
 	tooComplex := &ValidationError{Problems: []Problem{{Path: "", Kind: KindTooComplex, Message: fmt.Sprintf(
-		"the arguments could not be checked: validating them against this schema would take more than %d steps (limit MaxEvaluations)", s.limits.MaxEvaluations)}}}
-	if cost > s.limits.MaxEvaluations {
+		"%s could not be checked: validating %s against this schema would take more than %d steps (limit MaxEvaluations)", w.theWhole, w.them, budget)}}}
+	if cost > budget {
 		return tooComplex
 	}
 
-	e := s.newEvaluator(inst)
+	e := s.newEvaluator(inst, budget)
 	f, _ := e.eval(s.nodes[""], 0, false, false)
 	if e.spent {
 		return tooComplex
 	}
-	m := &mapper{s: s, tree: tree}
+	m := &mapper{s: s, tree: tree, w: w}
 	var probs []Problem
 	if f != nil {
 		probs = m.problems(f)
@@ -94,19 +102,43 @@ func tidy(probs []Problem) []Problem {
 type mapper struct {
 	s    *Schema
 	tree any // the arguments, for display names
+	// w words the problems: argumentWords when nil.
+	w *words
 	// nested counts the alternatives being explained around the current
 	// fault; below the first, alternatives are summarised in one phrase so
 	// the message stays one line even for deeply nested anyOf.
 	nested int
 }
 
-func (m *mapper) name(toks []string) string { return displayName(m.tree, toks) }
+// words are the mapper's words for the value it explains.
+func (m *mapper) words() *words {
+	if m.w == nil {
+		return &argumentWords
+	}
+	return m.w
+}
+
+// name is the value at toks as a problem names it.
+func (m *mapper) name(toks []string) string {
+	w := m.words()
+	if len(toks) == 0 {
+		return w.whole
+	}
+	n := displayName(m.tree, toks)
+	if w.prefixed {
+		if strings.HasPrefix(n, "[") {
+			return w.whole + n
+		}
+		return w.whole + "." + n
+	}
+	return n
+}
 
 func (m *mapper) unresolvedProblem(toks []string, markerPtr string) Problem {
 	u := m.s.markers[markerPtr]
-	what := "the argument at " + pointerOf(toks)
+	what := "the " + m.words().member + " at " + pointerOf(toks)
 	if len(toks) == 0 {
-		what = "the arguments"
+		what = m.words().theWhole
 	}
 	return Problem{Path: pointerOf(toks), Kind: KindUnresolvedRef,
 		Message: what + " could not be checked because the schema refers to " + u.describe()}
@@ -373,7 +405,7 @@ func (m *mapper) unknown(parent []string, prop, schemaPtr string) Problem {
 func (m *mapper) unknownAmong(parent []string, prop string, declared []string, kind string) Problem {
 	toks := appendPath(parent, prop)
 	name := m.name(toks)
-	msg := fmt.Sprintf("unknown argument %q", name)
+	msg := fmt.Sprintf("unknown %s %q", m.words().member, name)
 	if close := closest(prop, declared); len(close) > 0 {
 		quoted := make([]string, len(close))
 		for i, c := range close {
@@ -381,9 +413,9 @@ func (m *mapper) unknownAmong(parent []string, prop string, declared []string, k
 		}
 		msg += "; did you mean " + strings.Join(quoted, " or ") + "?"
 	} else if len(declared) > 0 {
-		msg += "; known arguments: " + strings.Join(declared, ", ")
+		msg += "; known " + m.words().member + "s: " + strings.Join(declared, ", ")
 	} else if len(parent) == 0 {
-		msg += "; this tool takes no arguments"
+		msg += "; " + m.words().none
 	} else {
 		msg += fmt.Sprintf("; %s takes no properties", m.name(parent))
 	}
@@ -393,7 +425,7 @@ func (m *mapper) unknownAmong(parent []string, prop string, declared []string, k
 // missing explains a required property that is absent, with its type.
 func (m *mapper) missing(parent []string, prop, schemaPtr string) Problem {
 	toks := appendPath(parent, prop)
-	msg := "missing required argument " + m.name(toks)
+	msg := "missing required " + m.words().member + " " + m.name(toks)
 	if p := m.s.findPropertyAround(schemaPtr, prop); p != nil {
 		if t := m.s.describeType(p); t != "" {
 			msg += " (" + t + ")"
