@@ -80,6 +80,9 @@ func (s *connection) Print(ctx context.Context, kind output.Kind, raw json.RawMe
 }
 
 func (s *connection) Warn(msgs ...string) {
+	if len(msgs) > 0 {
+		s.progress.Clear() // a warning during a call is not drawn over
+	}
 	for _, m := range msgs {
 		fmt.Fprintln(s.ios.ErrOut, "mcpctl: warning: "+output.SanitizeMessage(m))
 	}

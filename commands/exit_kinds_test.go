@@ -51,6 +51,7 @@ func errorKinds() []errorKind {
 		{kind: "commands.UsageError", err: &UsageError{Msg: "bad flag"}, code: ExitUsage},
 		{kind: "exitcode.UsageError", err: exitcode.Usagef("bad %s", "flag"), code: ExitUsage, via: "exitcode.Usagef, which the parts of the command line under internal/ use"},
 		{kind: "commands.ToolError", err: &ToolError{Name: "x"}, code: ExitToolError},
+		{kind: "commands.resultSchemaError", err: &resultSchemaError{Problem: "structuredContent: got array, want object"}, code: ExitConnection, via: "tools call --strict", says: "does not match the tool's outputSchema"},
 		{kind: "commands.opError", err: wrapOp("tools/list", &client.RPCError{Code: -32601}), code: ExitServerError, via: "names the operation, keeps the cause's code"},
 		{kind: "commands.hintError", err: &hintError{err: &client.ConnError{Msg: "refused"}, hint: "is it running?"}, code: ExitConnection, via: "adds a way out, keeps the cause's code"},
 		{kind: "commands.notFoundError", err: notFoundError{RPCError: &client.RPCError{Code: client.CodeInvalidParams}}, code: ExitServerError},

@@ -147,7 +147,7 @@ var exitCodes = []exitCode{
 	{ExitOK, "success"},
 	{ExitToolError, "the tool answered isError: true, or its task was cancelled"},
 	{ExitUsage, "usage error (flags, request items, arguments that fail the tool's schema, --jq, an unknown tool, a config file or server name that cannot be used)"},
-	{ExitConnection, "connection or transport failure (spawn, refused, server died, timeout, protocol violation, no answer to the era probe nor to initialize); skill content that does not match its entry"},
+	{ExitConnection, "connection or transport failure (spawn, refused, server died, timeout, protocol violation, no answer to the era probe nor to initialize); skill content that does not match its entry; with --strict, a tool result that does not match its outputSchema"},
 	{ExitServerError, "the server answered a JSON-RPC error"},
 	{ExitAuth, "authentication or authorization failure"},
 	{ExitInput, "the server needs input that could not be given (a continuation is printed on stdout), or it kept asking past --max-rounds"},

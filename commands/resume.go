@@ -13,8 +13,10 @@ import (
 
 type resumeOptions struct {
 	invocation
-	File string    // CONTINUATION-FILE, or - for stdin
-	Out  binaryOut // --out, for a tools/call's
+	File       string    // CONTINUATION-FILE, or - for stdin
+	Out        binaryOut // --out, for a tools/call's
+	Strict     bool      // --strict: a tool result that breaks its outputSchema is an error
+	NoValidate bool      // --no-validate: a tool result is not checked
 }
 
 func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
@@ -26,8 +28,10 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 			"continuation document on stdout; answer it later with resume (see the examples).\n" +
 			"The server is reached as the document says unless --url/--stdio/-s name one, which must\n" +
 			"be the same server. Documents are sealed: an edited one is refused.\n\n" +
-			"For a tools/call: " + outHelp,
-		Flags: binaryOutFlags(),
+			"For a tools/call: " + outHelp + "\n\n" +
+			"A tools/call's result is checked against the tool's outputSchema when tools/list is in the\n" +
+			"cache, as 'tools call' checks it (--strict, --no-validate).",
+		Flags: append([]cli.Flag{strictFlag(), &cli.BoolFlag{Name: "no-validate", Usage: "print a tool's result unchecked against its outputSchema"}}, binaryOutFlags()...),
 		Action: actionOf(func(c *cli.Context) (*resumeOptions, error) {
 			if err := needArgs(c, 1, 1, "CONTINUATION-FILE|- [--answers FILE | --answer KEY.FIELD=VALUE…]"); err != nil {
 				return nil, err
@@ -35,11 +39,14 @@ func newCmdResume(f *Factory, runF func(*resumeOptions) error) *cli.Command {
 			if c.Args().First() == "-" && globalsOf(c).Answers == "-" {
 				return nil, usagef("the continuation and --answers cannot both come from stdin")
 			}
+			if err := strictOrNoValidate(c); err != nil {
+				return nil, err
+			}
 			out, err := parseBinaryOut(c, f.IOStreams)
 			if err != nil {
 				return nil, err
 			}
-			return &resumeOptions{invocation: invoked(f, c), File: c.Args().First(), Out: out}, nil
+			return &resumeOptions{invocation: invoked(f, c), File: c.Args().First(), Out: out, Strict: c.Bool("strict"), NoValidate: c.Bool("no-validate")}, nil
 		}, runF, runResume),
 	}
 }
@@ -97,6 +104,13 @@ func runResume(o *resumeOptions) error {
 		kind = output.KindToolCall
 	}
 	return conn.Explain(o.Out.done(k.Method, conn.FinishCall(o.ctx(), k.Method, kind, o.Out.wrap(o.IO, func() (json.RawMessage, error) {
-		return conn.Client().Resume(o.ctx(), cc, nil)
+		res, err := conn.Client().Resume(o.ctx(), cc, nil)
+		if err != nil || k.Method != "tools/call" || o.NoValidate {
+			return res, err
+		}
+		if err := checkResumedTool(o.ctx(), conn, k.Params, res, o.Strict); err != nil {
+			return nil, err
+		}
+		return res, nil
 	}))))
 }

@@ -77,5 +77,8 @@ func TestResumeFlags(t *testing.T) {
 		{args: []string{"resume", "-", "--answers", "a.json"}, want: &resumeOptions{File: "-"}},
 		{args: []string{"resume", "-", "--answers", "-"}, err: "the continuation and --answers cannot both come from stdin"},
 		{args: []string{"resume"}, err: "usage: mcpctl resume CONTINUATION-FILE|-"},
+		{args: []string{"resume", "k.json", "--strict"}, want: &resumeOptions{File: "k.json", Strict: true}},
+		{args: []string{"resume", "k.json", "--no-validate"}, want: &resumeOptions{File: "k.json", NoValidate: true}},
+		{args: []string{"resume", "k.json", "--no-validate", "--strict"}, err: "--strict fails a result that does not match the outputSchema, --no-validate does not check it: give one of them"},
 	})
 }

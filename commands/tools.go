@@ -103,6 +103,7 @@ type toolsCallOptions struct {
 	JSON       string   // --json: '{…}', @FILE or -
 	NoValidate bool
 	AllowExtra bool // --allow-extra: keys the schema does not declare are sent too
+	Strict     bool // --strict: a result that breaks the outputSchema is an error
 	NoWait     bool
 	Task       bool // --task
 	Out        binaryOut
@@ -110,14 +111,19 @@ type toolsCallOptions struct {
 
 func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Command {
 	return &cli.Command{
-		Name:        "call",
-		Usage:       "call a tool (tools/call)",
-		ArgsUsage:   "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
-		Description: itemsHelp + "\n\n" + outHelp + "\n\nExit status 1 when the tool answers isError: true.",
-		Flags: append([]cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it); a stdio server's tasks end with it, so there only through a session"},
+		Name:      "call",
+		Usage:     "call a tool (tools/call)",
+		ArgsUsage: "NAME [key=value | key:=JSON | key=@FILE | a[b]=c | tags[]=x]…",
+		Description: itemsHelp + "\n\n" + outHelp + "\n\nExit status 1 when the tool answers isError: true. A structuredContent is checked against the\n" +
+			"tool's outputSchema: one that does not match is printed as received, after a warning on stderr;\n" +
+			"with --strict it is an error (exit 3, nothing printed). --no-validate skips the check.",
+		Flags: append([]cli.Flag{jsonArgsFlag(), noValidateFlag(), allowExtraFlag("tool's inputSchema"), strictFlag(), &cli.BoolFlag{Name: "no-wait", Usage: "if the server answers with a task, print its handle and exit ('mcpctl tasks list' shows it, 'mcpctl tasks wait' follows it); a stdio server's tasks end with it, so there only through a session"},
 			&cli.BoolFlag{Name: "task", Usage: "run a tool whose execution.taskSupport is optional as a task (2025-11-25 servers; tools that require it always are)"}}, binaryOutFlags()...),
 		Action: actionOf(func(c *cli.Context) (*toolsCallOptions, error) {
 			if err := needArgs(c, 1, -1, "NAME [key=value | key:=JSON]…"); err != nil {
+				return nil, err
+			}
+			if err := strictOrNoValidate(c); err != nil {
 				return nil, err
 			}
 			out, err := parseBinaryOut(c, f.IOStreams)
@@ -129,7 +135,8 @@ func newCmdToolsCall(f *Factory, runF func(*toolsCallOptions) error) *cli.Comman
 			}
 			return &toolsCallOptions{
 				invocation: invoked(f, c), Name: c.Args().First(), Items: c.Args().Tail(),
-				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), NoWait: c.Bool("no-wait"), Task: c.Bool("task"), Out: out,
+				JSON: c.String("json"), NoValidate: c.Bool("no-validate"), AllowExtra: c.Bool("allow-extra"), Strict: c.Bool("strict"),
+				NoWait: c.Bool("no-wait"), Task: c.Bool("task"), Out: out,
 			}, nil
 		}, runF, runToolsCall),
 	}
@@ -151,15 +158,26 @@ func runToolsCall(o *toolsCallOptions) error {
 		op := "tools/call " + o.Name
 		return o.Out.done(op, conn.FinishCall(ctx, op, output.KindToolCall, o.Out.wrap(o.IO, func() (json.RawMessage, error) {
 			co := &client.CallOptions{NoWait: o.NoWait, Task: o.Task}
+			// The definition the call is made with: the one PrepareArgs is
+			// given last (CallTool fetches the list again on a refusal).
+			var used json.RawMessage
 			if !o.NoValidate {
 				co.PrepareArgs = func(tool, args json.RawMessage) (json.RawMessage, error) {
+					used = tool
 					return prepareToolArgs(o.Name, tool, args, stringPaths, o.AllowExtra, conn.Trace)
 				}
 			}
 			if o.Globals.DryRun {
 				return dryToolCall(ctx, conn, o.IO, o.Name, args, co)
 			}
-			return conn.Client().CallTool(ctx, o.Name, args, co)
+			res, err := conn.Client().CallTool(ctx, o.Name, args, co)
+			if err != nil || used == nil {
+				return res, err
+			}
+			if err := checkToolResult(ctx, conn, o.Name, used, res, o.Strict); err != nil {
+				return nil, err
+			}
+			return res, nil
 		})))
 	})
 }

@@ -26,6 +26,8 @@ func TestToolsFlags(t *testing.T) {
 		{args: []string{"tools", "call", "echo", "--", "--json", "x=1"}, want: &toolsCallOptions{Name: "echo", Items: []string{"--json", "x=1"}}},
 		{args: []string{"tools", "call", "--", "--odd-name"}, want: &toolsCallOptions{Name: "--odd-name", Items: []string{}}},
 		{args: []string{"tools", "call", "echo", "txet=hi", "--allow-extra"}, want: &toolsCallOptions{Name: "echo", Items: []string{"txet=hi"}, AllowExtra: true}}, // issue 15 item 2
+		{args: []string{"tools", "call", "echo", "--strict"}, want: &toolsCallOptions{Name: "echo", Items: []string{}, Strict: true}},
+		{args: []string{"tools", "call", "echo", "--strict", "--no-validate"}, err: "--strict fails a result that does not match the outputSchema, --no-validate does not check it: give one of them"},
 		{args: []string{"tools", "call"}, err: "usage: mcpctl tools call NAME [key=value | key:=JSON]…"},
 		{args: []string{"tools", "call", "echo", "--bogus"}, err: "unknown flag --bogus for 'mcpctl tools call'"},
 		{args: []string{"tools", "call", "echo", "--json"}, err: "--json needs a value"},

@@ -407,6 +407,51 @@ var faultCases = []faultCase{
 	{name: "grandchild_setsid_keeps_stdout", stdio: "setsidkeep", args: toolsList, stdout: `"method":"tools/list"`},
 	{name: "grandchild_setsid_daemon", stdio: "setsiddaemon", args: toolsList, stdout: `"method":"tools/list"`},
 	{name: "grandchild_double_fork", stdio: "doublefork", args: toolsList, stdout: `"method":"tools/list"`},
+
+	// Issue 25, item 3: structured results that break the tool's
+	// outputSchema (tests/fakemcp/outputs.go). A warning line names the
+	// tool, the first failing place and what was expected, and the result
+	// is printed as it came; --strict makes it an error (exit 3).
+	{name: "output_schema_not_object", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "notobject"},
+		stdout: `"structuredContent":\["SF",40\]`, check: oneWarning(`^mcpctl: warning: tools/call notobject: the result does not match the tool's outputSchema: structuredContent: got array, want object \(--strict makes this an error\)$`)},
+	{name: "output_schema_not_object_strict", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "notobject", "--strict"}, exit: 3,
+		msg: `^mcpctl: tools/call notobject: the result does not match the tool's outputSchema: structuredContent: got array, want object \(without --strict it is printed, with a warning\)$`},
+	{name: "output_schema_missing_required", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "missing"},
+		stdout: `"structuredContent":\{"location":"SF"\}`, check: oneWarning(`: missing required field structuredContent\.humidity \(integer\) \(--strict makes this an error\)$`)},
+	{name: "output_schema_missing_required_strict", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "missing", "--strict"}, exit: 3,
+		msg: `^mcpctl: tools/call missing: the result does not match the tool's outputSchema: missing required field structuredContent\.humidity \(integer\)`},
+	{name: "output_schema_wrong_type_deep", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "deep"},
+		stdout: `"temp":"warm"`, check: oneWarning(`: structuredContent\.forecast\[1\]\.temp: got string, want number \(--strict makes this an error\)$`)},
+	{name: "output_schema_wrong_type_deep_strict", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "deep", "--strict"}, exit: 3,
+		msg: `^mcpctl: tools/call deep: the result does not match the tool's outputSchema: structuredContent\.forecast\[1\]\.temp: got string, want number`},
+	{name: "output_schema_does_not_compile", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "badschema"},
+		stdout: `"structuredContent":\{"humidity":"high"\}`, check: oneWarning(`^mcpctl: warning: tools/call badschema: the result is not checked: its outputSchema is not a valid JSON Schema 2020-12: .*"#/required": got string, want array$`)},
+	{name: "output_schema_does_not_compile_strict", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "badschema", "--strict"},
+		stdout: `"structuredContent":\{"humidity":"high"\}`, check: oneWarning(`: the result is not checked: its outputSchema is not a valid JSON Schema`)},
+	{name: "output_schema_iserror_not_checked", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "fails", "--strict"}, exit: 1,
+		stdout: `"isError":true`, check: oneWarning("")},
+	{name: "output_schema_escapes", stdio: "outputs", http: "outputs", args: []string{"tools", "call", "hostile"},
+		check: oneWarning(`: missing required field structuredContent\.evil line \(--strict makes this an error\)$`)},
+}
+
+// oneWarning wants exactly one warning line on stderr, matching re; none
+// for "".
+func oneWarning(re string) func(*testing.T, string, *faultRun) {
+	return func(t *testing.T, _ string, r *faultRun) {
+		t.Helper()
+		var warnings []string
+		for _, l := range strings.Split(r.stderr, "\n") {
+			if strings.HasPrefix(l, "mcpctl: warning: ") {
+				warnings = append(warnings, l)
+			}
+		}
+		switch {
+		case re == "" && len(warnings) > 0:
+			t.Errorf("warnings, want none:\n%s", tail(r.stderr))
+		case re != "" && (len(warnings) != 1 || !regexp.MustCompile(re).MatchString(warnings[0])):
+			t.Errorf("want one warning line matching %s; stderr:\n%s", re, tail(r.stderr))
+		}
+	}
 }
 
 // taskRoundsHint is the way out mcpctl names when a task kept asking past

@@ -113,6 +113,9 @@ func (s *server) handle(req request) reply {
 	if r, ok := s.stale(req); ok { // issue 16, item 3 (stale.go)
 		return r
 	}
+	if r, ok := s.outputs(req); ok { // issue 25, item 3 (outputs.go)
+		return r
+	}
 	if strings.HasPrefix(s.mode, "listen") {
 		return s.listen(req)
 	}
@@ -298,6 +301,7 @@ func Modes() string {
 		"binaries", // issue 25, item 4 (binaries.go)
 		// issue 24, items 6 and 8 (sessionfaults.go)
 		"legacyflood", "legacyendlesspages:BYTES", "deaf",
+		"outputs", // issue 25, item 3 (outputs.go)
 	}, ", ")
 }
 
