@@ -60,3 +60,24 @@ func TestResultProblem(t *testing.T) {
 		})
 	}
 }
+
+// What checking a warm tools call's result adds (BENCHMARKS.md, "outputSchema
+// validation"): the demo's weather_current definition and result, as the demo
+// sends them; the definition's outputSchema compiled once, the
+// structuredContent validated.
+func BenchmarkResultProblem(b *testing.B) {
+	tool := json.RawMessage(`{"name":"weather_current","title":"Current Weather","inputSchema":{"type":"object","properties":{"location":{"type":"string"},` +
+		`"units":{"type":"string","enum":["metric","imperial","kelvin"],"default":"metric"}},"required":["location"],"additionalProperties":false},` +
+		`"outputSchema":{"type":"object","properties":{"location":{"type":"string","description":"Location the reading is for, as requested"},` +
+		`"temperature":{"type":"number","description":"Air temperature in the requested units"},"units":{"type":"string","enum":["metric","imperial","kelvin"],"description":"Unit system of temperature"},` +
+		`"conditions":{"type":"string","description":"Short description of the sky and precipitation"},"humidity":{"type":"integer","minimum":0,"maximum":100,"description":"Relative humidity in percent"}},` +
+		`"required":["location","temperature","units","conditions","humidity"]}}`)
+	res := json.RawMessage(`{"resultType":"complete","content":[{"type":"text","text":"Current weather in SF: 26.8 °C, fog, humidity 23%"}],` +
+		`"structuredContent":{"conditions":"fog","humidity":23,"location":"SF","temperature":26.8,"units":"metric"}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if bad, unchecked := resultProblem(tool, res, func(string) {}, "tools/call weather_current"); bad != "" || unchecked != "" {
+			b.Fatal(bad, unchecked)
+		}
+	}
+}

@@ -43,7 +43,7 @@ go build -trimpath -tags urfave_cli_no_docs -o "$tmp/mcpctl-cgo" .
 "$tmp/harness" \
 	-mcpctl "$tmp/mcpctl" -demo "$tmp/demo" -noop "$tmp/noop" \
 	-variant "dynamic (plain go build, cgo)=$tmp/mcpctl-cgo" \
-	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" -extra "$root/tests/bench/jsonschema.md,$root/tests/bench/listen-results.md,$root/tests/bench/era-results.md,$root/tests/bench/complete-results.md,$root/tests/bench/legacy-results.md,$root/tests/bench/latency-results.md,$root/tests/bench/session-results.md,$root/tests/bench/batch-results.md" \
+	-out "$root/BENCHMARKS.md" -findings "$root/tests/bench/findings.md" -extra "$root/tests/bench/jsonschema.md,$root/tests/bench/listen-results.md,$root/tests/bench/era-results.md,$root/tests/bench/complete-results.md,$root/tests/bench/legacy-results.md,$root/tests/bench/latency-results.md,$root/tests/bench/session-results.md,$root/tests/bench/batch-results.md,$root/tests/bench/outputschema-results.md" \
 	-command "bash tests/bench/run.sh" "$@" &
 harness_pid=$!
 status=0
