@@ -354,7 +354,7 @@ func (d *daemon) idleWatch(ctx context.Context) {
 			return
 		case <-t.C:
 			d.mu.Lock()
-			unused := len(d.peers) == 0 && len(d.inflight) == 0 && time.Since(d.lastUse) >= idle
+			unused := d.users() == 0 && len(d.inflight) == 0 && time.Since(d.lastUse) >= idle
 			d.mu.Unlock()
 			if unused {
 				d.stop("unused for " + idle.String())
@@ -362,6 +362,18 @@ func (d *daemon) idleWatch(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// users is how many invocations are connected: the session commands'
+// own connections (session list, stop) are no use of it. d.mu is held.
+func (d *daemon) users() int {
+	n := 0
+	for pr := range d.peers {
+		if !pr.control.Load() {
+			n++
+		}
+	}
+	return n
 }
 
 // touch notes a use of the session.
@@ -413,9 +425,9 @@ func (d *daemon) status() json.RawMessage {
 		"name": d.cfg.Name, "server": d.cfg.Server, "era": d.hello.Era, "protocolVersion": d.hello.Version,
 		"pid": os.Getpid(), "started": d.started.UTC().Format(time.RFC3339),
 		"idle": time.Since(d.lastUse).Round(time.Second).String(), "idleTimeout": d.cfg.Idle.String(),
-		"requests": d.served.Load(), "connections": len(d.peers), "serverRunning": d.be != nil,
+		"requests": d.served.Load(), "connections": d.users(), "serverRunning": d.be != nil,
 	}
-	if len(d.inflight) > 0 || len(d.peers) > 0 {
+	if len(d.inflight) > 0 || d.users() > 0 {
 		st["idle"] = "0s"
 	}
 	b, _ := json.Marshal(st)
