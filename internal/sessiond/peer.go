@@ -193,6 +193,11 @@ func (pr *peer) notification(msg *client.Message) {
 		return // the daemon's own handshake initialized the server
 	case watchMethod:
 		pr.watching.Store(true)
+		if be := pr.d.backendNow(); be != nil {
+			if why := be.noStreamNow(); why != nil {
+				pr.unwatch(why, false) // nothing to watch: as a one-shot run is told
+			}
+		}
 		return
 	case "notifications/cancelled":
 		var c struct {

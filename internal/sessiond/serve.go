@@ -145,12 +145,17 @@ type backend struct {
 	// holdsState: the connection is the server's state (stdio, a
 	// stream): when it breaks, the server is gone.
 	holdsState bool
-	once       sync.Once
-	stop       context.CancelFunc
-	wctx       context.Context
+	// stream: a legacy Streamable HTTP server, whose own stream (the GET
+	// stream) carries what is tied to no request: the daemon keeps it
+	// open (stream.go), and what comes on it goes to untied.
+	stream bool
+	once   sync.Once
+	stop   context.CancelFunc
+	wctx   context.Context
 
 	watchMu  sync.Mutex
 	watching bool
+	noStream *Error // the server has no stream of its own: why (stream.go)
 }
 
 func newDaemon(cfg Config, p Paths) *daemon {
@@ -204,6 +209,7 @@ func (d *daemon) connect(ctx context.Context) (*backend, error) {
 	caps := tp.current().Capabilities()
 	be.holdsState = caps.Binding == client.BindingStdio || caps.Binding == client.BindingStream
 	be.viaWatch = caps.Watch != nil && caps.Binding != client.BindingStreamable
+	be.stream = caps.Watch != nil && caps.Binding == client.BindingStreamable && be.era.Era == client.EraLegacy
 	be.wctx, be.stop = context.WithCancel(context.Background())
 	d.mu.Lock()
 	if d.stopped {
@@ -224,16 +230,17 @@ func (d *daemon) connect(ctx context.Context) (*backend, error) {
 }
 
 // watch makes sure the daemon hears what the server says unasked, on a
-// shared connection. A stdio server's death ends it: that is how the
-// daemon learns of it between requests. (An HTTP+SSE stream may break
-// and be opened again: the next request watches again.)
+// shared connection or a legacy Streamable HTTP server's own stream
+// (keepStream). A stdio server's death ends it: that is how the daemon
+// learns of it between requests. (An HTTP+SSE stream may break and be
+// opened again: the next request watches again.)
 func (d *daemon) watch(be *backend) {
-	if !be.viaWatch {
+	if !be.viaWatch && !be.stream {
 		return
 	}
 	be.watchMu.Lock()
 	defer be.watchMu.Unlock()
-	if be.watching || be.wctx.Err() != nil {
+	if be.watching || be.wctx.Err() != nil || be.noStream != nil {
 		return
 	}
 	watch := be.tap.current().Capabilities().Watch
@@ -241,6 +248,10 @@ func (d *daemon) watch(be *backend) {
 		return
 	}
 	be.watching = true
+	if be.stream {
+		go d.keepStream(be, watch)
+		return
+	}
 	go func() {
 		err := watch(be.wctx, d.untied)
 		be.watchMu.Lock()

@@ -290,6 +290,7 @@ func Modes() string {
 		"hiddentext", "echoauth", // issue 24, item 9 (hygiene.go)
 		// issue 24, items 6 and 8 (sessionfaults.go)
 		"legacyflood", "legacyendlesspages:BYTES", "deaf",
+		"legacynostream", "legacyshortstream", "legacygetstream", // issue 25, item 2 (getstream.go)
 	}, ", ")
 }
 

@@ -147,6 +147,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 	if r, ok := l.sessionFaultReply(req, send); ok { // issue 24, items 6 and 8 (sessionfaults.go)
 		return r
 	}
+	if r, ok := l.getStreamReply(req); ok { // issue 25, item 2 (getstream.go)
+		return r
+	}
 	switch req.Method {
 	case "fake/count":
 		return result(id, l.srv.counts())
