@@ -7,11 +7,10 @@ package client
 // may carry server requests (answered with a POST of the response), and a
 // stream that breaks before the answer is resumed with a GET carrying
 // Last-Event-ID after the server's retry delay. A GET opens the server's
-// own stream of notifications, which legacy listen reads.
+// own stream of notifications, which legacy listen reads (http_events.go).
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -289,113 +288,4 @@ func (t *legacyHTTP) postMessage(line []byte) {
 		_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 		resp.Body.Close()
 	}
-}
-
-// eventStream is the session's GET stream: server requests, and
-// notifications that belong to no request (list changes, resource
-// updates, logs). Legacy servers send requests not tied to a call (the
-// TypeScript SDK's server.request, for one) only there, and drop them when
-// no such stream is open, so it is opened right after initialize.
-type eventStream struct {
-	started  bool
-	ready    chan struct{} // closed once the first GET has been answered
-	done     chan struct{} // closed when the stream is gone for good
-	err      error         // why it is gone
-	watchers watchSet
-	fallback func(Notification) // for notifications no watcher takes
-}
-
-// StartEventStream opens the GET stream in the background and waits (up
-// to ctx) until the server has answered it, so that whatever the server
-// sends there from now on arrives. Notifications go to the watchers, else
-// to onNotify. A server without one (405) is fine.
-func (t *legacyHTTP) StartEventStream(ctx context.Context, onNotify func(Notification)) {
-	t.mu.Lock()
-	es := &t.events
-	if es.started {
-		t.mu.Unlock()
-		return
-	}
-	es.started, es.fallback = true, onNotify
-	es.ready, es.done = make(chan struct{}), make(chan struct{})
-	t.mu.Unlock()
-	go t.runEventStream(es)
-	select {
-	case <-es.ready:
-	case <-ctx.Done():
-	}
-}
-
-func (t *legacyHTTP) dispatchEvent(es *eventStream) func(Notification) {
-	return func(n Notification) {
-		fns := es.watchers.list()
-		t.mu.Lock()
-		fb := es.fallback
-		t.mu.Unlock()
-		if len(fns) == 0 && fb != nil {
-			fns = append(fns, fb)
-		}
-		for _, fn := range fns {
-			fn(n)
-		}
-	}
-}
-
-// runEventStream keeps the GET stream open, resuming it with
-// Last-Event-ID after the server's retry delay whenever it ends, until
-// the transport closes or a GET fails.
-func (t *legacyHTTP) runEventStream(es *eventStream) {
-	st := &sseState{Retry: -1}
-	var perr error
-	handle := t.streamHandler(t.dispatchEvent(es), nil, &perr)
-	readyOnce := sync.OnceFunc(func() { close(es.ready) })
-	finish := func(err error) {
-		t.mu.Lock()
-		es.err = err
-		t.mu.Unlock()
-		readyOnce()
-		close(es.done)
-	}
-	for {
-		rc, err := t.openGET(t.bg, st.LastID)
-		readyOnce()
-		if err != nil {
-			finish(err)
-			return
-		}
-		err = readSSEState(rc, t.opts.MaxMessage, st, handle)
-		rc.Close()
-		if perr != nil {
-			finish(perr)
-			return
-		}
-		if t.bg.Err() != nil {
-			finish(&ConnError{Msg: "the connection was closed"})
-			return
-		}
-		if err != nil && err != io.EOF {
-			// A dropped connection is resumed; anything else ends it.
-			var conn *ConnError
-			if rerr := t.readError(t.bg, err); !errors.As(rerr, &conn) {
-				finish(rerr)
-				return
-			}
-		}
-		if sleepCtx(t.bg, retryDelay(st)) != nil {
-			finish(&ConnError{Msg: "the connection was closed"})
-			return
-		}
-	}
-}
-
-// Watch hands fn the server's own notifications, from the GET stream,
-// until ctx is done or the stream is gone.
-func (t *legacyHTTP) Watch(ctx context.Context, fn func(Notification)) error {
-	t.StartEventStream(ctx, nil)
-	es := &t.events
-	return watchUntil(ctx, &es.watchers, fn, es.done, func() error {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		return es.err
-	})
 }

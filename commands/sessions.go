@@ -482,10 +482,11 @@ func heldConnection(f *Factory, g *GlobalOptions, log io.Writer, held *atomic.Po
 }
 
 // redactErrors wraps the session's transport so that what it relays to
-// invocations of the server's errors and log messages has the session's
-// credentials redacted: an invocation prints them, and does not know
-// every credential the session sent (its OAuth token). Results are left
-// as the server wrote them.
+// invocations of the server's errors and log messages (those of a
+// request, and those tied to none: on stdio, on a legacy HTTP server's
+// own stream) has the session's credentials redacted: an invocation
+// prints them, and does not know every credential the session sent (its
+// OAuth token). Results are left as the server wrote them.
 func redactErrors(t client.Transport, s *secrets.Set) client.Transport {
 	return &redactingTransport{t, s}
 }
@@ -495,17 +496,21 @@ type redactingTransport struct {
 	s *secrets.Set
 }
 
-func (r *redactingTransport) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
-	if notify != nil {
-		inner := notify
-		notify = func(n client.Notification) {
-			if n.Method == "notifications/message" {
-				n.Params, n.Raw = r.s.RedactJSON(n.Params), r.s.RedactJSON(n.Raw)
-			}
-			inner(n)
-		}
+// redacting is fn, given log messages with the credentials redacted.
+func (r *redactingTransport) redacting(fn func(client.Notification)) func(client.Notification) {
+	if fn == nil {
+		return nil
 	}
-	m, err := r.Transport.RoundTrip(ctx, req, notify)
+	return func(n client.Notification) {
+		if n.Method == "notifications/message" {
+			n.Params, n.Raw = r.s.RedactJSON(n.Params), r.s.RedactJSON(n.Raw)
+		}
+		fn(n)
+	}
+}
+
+func (r *redactingTransport) RoundTrip(ctx context.Context, req *client.Request, notify func(client.Notification)) (*client.Message, error) {
+	m, err := r.Transport.RoundTrip(ctx, req, r.redacting(notify))
 	if m != nil && m.Error != nil {
 		e, c := *m.Error, *m
 		e.Message, e.Data = r.s.Redact(e.Message), r.s.RedactJSON(e.Data)
@@ -517,6 +522,15 @@ func (r *redactingTransport) RoundTrip(ctx context.Context, req *client.Request,
 
 func (r *redactingTransport) Capabilities() client.Capabilities {
 	caps := r.Transport.Capabilities()
+	if install := caps.Notifications; install != nil {
+		caps.Notifications = func(fn func(client.Notification)) { install(r.redacting(fn)) }
+	}
+	if watch := caps.Watch; watch != nil {
+		caps.Watch = func(ctx context.Context, fn func(client.Notification)) error { return watch(ctx, r.redacting(fn)) }
+	}
+	if open := caps.OpenEvents; open != nil {
+		caps.OpenEvents = func(ctx context.Context, fn func(client.Notification)) { open(ctx, r.redacting(fn)) }
+	}
 	if rebind := caps.Rebind; rebind != nil {
 		caps.Rebind = func(era client.Era, binding string) (client.Transport, error) {
 			nt, err := rebind(era, binding)

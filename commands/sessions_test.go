@@ -1,11 +1,16 @@
 package commands
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/mcpctl/mcpctl/client"
+	"github.com/mcpctl/mcpctl/internal/secrets"
 )
 
 func TestSessionFlags(t *testing.T) {
@@ -106,6 +111,47 @@ func TestSessionIdentity(t *testing.T) {
 			if strings.Contains(a+b, secret) {
 				t.Errorf("%s: a session's name holds the credential %q", tc.name, secret)
 			}
+		}
+	}
+}
+
+// untiedLogs is a transport whose every way of handing over what is tied
+// to no request (Notifications, Watch, OpenEvents) gives one log message.
+type untiedLogs struct{ msg client.Notification }
+
+func (u untiedLogs) RoundTrip(context.Context, *client.Request, func(client.Notification)) (*client.Message, error) {
+	return nil, nil
+}
+func (u untiedLogs) Close() error { return nil }
+func (u untiedLogs) Capabilities() client.Capabilities {
+	return client.Capabilities{
+		Notifications: func(fn func(client.Notification)) { fn(u.msg) },
+		Watch:         func(_ context.Context, fn func(client.Notification)) error { fn(u.msg); return nil },
+		OpenEvents:    func(_ context.Context, fn func(client.Notification)) { fn(u.msg) },
+	}
+}
+
+// What a session relays of a server's log messages tied to no request (on
+// stdio, on a legacy HTTP server's GET stream) has the session's
+// credentials redacted, as those of a request have.
+func TestSessionRedactsUntiedLogs(t *testing.T) {
+	t.Parallel()
+	const token = "s3cr3t-token-value"
+	set := &secrets.Set{}
+	set.Add(token)
+	params := json.RawMessage(`{"level":"info","data":"you sent ` + token + `"}`)
+	caps := redactErrors(untiedLogs{client.Notification{Method: "notifications/message", Params: params, Raw: params}}, set).Capabilities()
+	var got []string
+	note := func(n client.Notification) { got = append(got, string(n.Params), string(n.Raw)) }
+	caps.Notifications(note)
+	_ = caps.Watch(context.Background(), note)
+	caps.OpenEvents(context.Background(), note)
+	if len(got) != 6 {
+		t.Fatalf("got %d, want 6: %q", len(got), got)
+	}
+	for _, s := range got {
+		if strings.Contains(s, token) || !strings.Contains(s, secrets.Redacted) {
+			t.Errorf("relayed %s", s)
 		}
 	}
 }

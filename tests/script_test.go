@@ -152,7 +152,13 @@ func serveFake(ts *testscript.TestScript, neg bool, args []string, start func(ht
 		path = args[2]
 	}
 	srv := start(fakemcp.Handler(args[1]))
-	ts.Defer(srv.Close)
+	ts.Defer(func() {
+		// A session the script left running (it failed midway) holds a
+		// GET stream open until the script's sessions are ended, after
+		// this: Close alone would wait for it.
+		srv.CloseClientConnections()
+		srv.Close()
+	})
 	ts.Setenv(args[0], srv.URL+path)
 }
 

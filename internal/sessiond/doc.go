@@ -27,7 +27,9 @@
 //     logs (a modern request with a log level in its _meta; any request
 //     of a legacy server, whose level is the connection's); what else
 //     the server says unasked (list changes, resource updates) goes to
-//     the invocations that watch (WatchMethod);
+//     the invocations that watch (WatchMethod); a legacy Streamable HTTP
+//     server's own stream (its GET stream) is kept open, and what comes
+//     on it goes the same ways (stream.go);
 //   - a legacy server's initialize was done once: an invocation's
 //     initialize is answered from it, its notifications/initialized
 //     dropped, so no stateful server is initialized twice; its lists are

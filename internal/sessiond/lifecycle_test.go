@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,4 +228,40 @@ func TestConfigItCannotUse(t *testing.T) {
 			t.Errorf("the running session: %v", err)
 		}
 	})
+}
+
+// Asking a session how it is (session list) is no use of it: the time
+// it has been unused goes on growing, and it still ends once unused for
+// its idle time, however often it is asked.
+func TestStatusIsNoUse(t *testing.T) {
+	t.Parallel()
+	b := newBench(t, byMethod(false, echo))
+	b.cfg.Idle = 1500 * time.Millisecond
+	b.start()
+	tr := b.transport()
+	if _, err := toolCall(context.Background(), tr, 1, "echo", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	tr.Close()
+	var idles []string
+	deadline := time.After(30 * time.Second)
+	for {
+		select {
+		case err := <-b.errc:
+			b.errc <- err // for Cleanup
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+			if !slices.ContainsFunc(idles, func(s string) bool { return s != "0s" }) {
+				t.Errorf("asked %d times, it said it was idle for %q: never more than 0s", len(idles), idles)
+			}
+			return
+		case <-deadline:
+			t.Fatalf("asked every 100ms, the session never ended (idle %q)", idles)
+		case <-time.After(100 * time.Millisecond):
+			if st, err := Status(b.p); err == nil && st != nil {
+				idles = append(idles, st.Idle)
+			}
+		}
+	}
 }

@@ -33,8 +33,9 @@ type peer struct {
 	cancel context.CancelFunc
 
 	// control: the connection said it is the session commands' own
-	// (controlLine), in its first line, before any request was read.
-	control bool
+	// (controlLine), in its first line, before any request was read. A
+	// control connection (session list, stop) is no use of the session.
+	control atomic.Bool
 
 	mu    sync.Mutex
 	calls map[string]*call               // its requests in flight, by its own id
@@ -70,7 +71,6 @@ func (d *daemon) accept(conn net.Conn) {
 		return
 	}
 	d.peers[pr] = true
-	d.lastUse = time.Now()
 	hello := d.hello
 	d.mu.Unlock()
 	go pr.writer()
@@ -138,14 +138,16 @@ func (pr *peer) run() {
 		d := pr.d
 		d.mu.Lock()
 		delete(d.peers, pr)
-		d.lastUse = time.Now()
+		if !pr.control.Load() {
+			d.lastUse = time.Now()
+		}
 		d.mu.Unlock()
 	}()
 	r := bufio.NewReaderSize(pr.conn, 64<<10)
 	for first := true; ; first = false {
 		line, err := r.ReadBytes('\n')
 		if first && string(bytes.TrimSuffix(line, []byte("\n"))) == controlLine {
-			pr.control = true
+			pr.control.Store(true)
 			continue
 		}
 		if len(line) > 1 {
@@ -183,7 +185,7 @@ func (pr *peer) handle(ctx context.Context, line []byte) {
 }
 
 func (pr *peer) notification(msg *client.Message) {
-	if pr.control {
+	if pr.control.Load() {
 		return
 	}
 	switch msg.Method {
@@ -191,6 +193,11 @@ func (pr *peer) notification(msg *client.Message) {
 		return // the daemon's own handshake initialized the server
 	case watchMethod:
 		pr.watching.Store(true)
+		if be := pr.d.backendNow(); be != nil {
+			if why := be.noStreamNow(); why != nil {
+				pr.unwatch(why, false) // nothing to watch: as a one-shot run is told
+			}
+		}
 		return
 	case "notifications/cancelled":
 		var c struct {
@@ -220,7 +227,7 @@ func (pr *peer) notification(msg *client.Message) {
 // answer back.
 func (pr *peer) request(ctx context.Context, msg *client.Message) {
 	d := pr.d
-	if pr.control || strings.HasPrefix(msg.Method, sessionMethods) {
+	if pr.control.Load() || strings.HasPrefix(msg.Method, sessionMethods) {
 		pr.controlRequest(msg)
 		return
 	}
@@ -322,13 +329,14 @@ func (pr *peer) request(ctx context.Context, msg *client.Message) {
 // controls the session nor reaches the server under its name.
 func (pr *peer) controlRequest(msg *client.Message) {
 	d := pr.d
+	control := pr.control.Load()
 	switch {
-	case pr.control && msg.Method == statusMethod:
+	case control && msg.Method == statusMethod:
 		pr.send(responseOf(msg.ID, d.status()))
-	case pr.control && msg.Method == stopMethod:
+	case control && msg.Method == stopMethod:
 		pr.send(responseOf(msg.ID, json.RawMessage(`{}`)))
 		go d.stop("'mcpctl session stop'")
-	case pr.control:
+	case control:
 		pr.refuse(msg.ID, msg.Method+" is not a control method of the session")
 	default:
 		pr.refuse(msg.ID, "reserved for the session itself: neither sent to the server nor taken from a command's request")

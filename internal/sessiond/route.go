@@ -6,7 +6,9 @@ package sessiond
 // the request. On a shared connection (stdio, HTTP+SSE, a stream) the rest
 // comes to the daemon's watch, once, whichever client library hands it
 // over (one that gives every request in flight every notification, or one
-// that gives a request only its own): untied.
+// that gives a request only its own): untied. So does all that a legacy
+// Streamable HTTP server sends on its own stream (stream.go), where
+// progress is handed to the request its token names.
 
 import (
 	"encoding/json"
@@ -71,8 +73,9 @@ func isID(raw json.RawMessage, id int64) bool {
 //   - anything else (a legacy task's status) to those with a request in
 //     flight.
 //
-// Progress and subscription notifications belong to a request: they
-// travel with it (notify).
+// Progress and subscription notifications belong to a request: they go
+// with it (notify) to the invocation whose request is in flight under
+// the id they name, and to no one else.
 func (d *daemon) untied(n client.Notification) {
 	if sessionWord(n.Method) {
 		return
@@ -80,7 +83,10 @@ func (d *daemon) untied(n client.Notification) {
 	if be := d.backendNow(); be != nil {
 		be.lists.saw(n.Method)
 	}
-	if n.Method == "notifications/progress" || metaValue(n.Params, client.SubscriptionIDKey) != nil {
+	if tie := tieOf(n); tie != nil {
+		if cl := d.inflightCall(tie); cl != nil {
+			cl.notify(n)
+		}
 		return
 	}
 	line := n.Raw
@@ -116,6 +122,30 @@ func (d *daemon) untied(n client.Notification) {
 	for _, pr := range to {
 		pr.sendUnasked(line)
 	}
+}
+
+// tieOf is what ties n to a request: a progress notification's token, a
+// subscription's id; nil for a notification tied to none.
+func tieOf(n client.Notification) json.RawMessage {
+	if n.Method == "notifications/progress" {
+		if tok := topValue(n.Params, progressKey); tok != nil {
+			return tok
+		}
+		return json.RawMessage("null")
+	}
+	return metaValue(n.Params, client.SubscriptionIDKey)
+}
+
+// inflightCall is the request in flight whose (daemon's) id is id.
+func (d *daemon) inflightCall(id json.RawMessage) *call {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for _, cl := range d.inflight {
+		if isID(id, cl.id) {
+			return cl
+		}
+	}
+	return nil
 }
 
 // aboutState: a notification that says the server's state changed (a

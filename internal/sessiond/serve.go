@@ -145,12 +145,17 @@ type backend struct {
 	// holdsState: the connection is the server's state (stdio, a
 	// stream): when it breaks, the server is gone.
 	holdsState bool
-	once       sync.Once
-	stop       context.CancelFunc
-	wctx       context.Context
+	// stream: a legacy Streamable HTTP server, whose own stream (the GET
+	// stream) carries what is tied to no request: the daemon keeps it
+	// open (stream.go), and what comes on it goes to untied.
+	stream bool
+	once   sync.Once
+	stop   context.CancelFunc
+	wctx   context.Context
 
 	watchMu  sync.Mutex
 	watching bool
+	noStream *Error // the server has no stream of its own: why (stream.go)
 }
 
 func newDaemon(cfg Config, p Paths) *daemon {
@@ -204,6 +209,7 @@ func (d *daemon) connect(ctx context.Context) (*backend, error) {
 	caps := tp.current().Capabilities()
 	be.holdsState = caps.Binding == client.BindingStdio || caps.Binding == client.BindingStream
 	be.viaWatch = caps.Watch != nil && caps.Binding != client.BindingStreamable
+	be.stream = caps.Watch != nil && caps.Binding == client.BindingStreamable && be.era.Era == client.EraLegacy
 	be.wctx, be.stop = context.WithCancel(context.Background())
 	d.mu.Lock()
 	if d.stopped {
@@ -224,16 +230,17 @@ func (d *daemon) connect(ctx context.Context) (*backend, error) {
 }
 
 // watch makes sure the daemon hears what the server says unasked, on a
-// shared connection. A stdio server's death ends it: that is how the
-// daemon learns of it between requests. (An HTTP+SSE stream may break
-// and be opened again: the next request watches again.)
+// shared connection or a legacy Streamable HTTP server's own stream
+// (keepStream). A stdio server's death ends it: that is how the daemon
+// learns of it between requests. (An HTTP+SSE stream may break and be
+// opened again: the next request watches again.)
 func (d *daemon) watch(be *backend) {
-	if !be.viaWatch {
+	if !be.viaWatch && !be.stream {
 		return
 	}
 	be.watchMu.Lock()
 	defer be.watchMu.Unlock()
-	if be.watching || be.wctx.Err() != nil {
+	if be.watching || be.wctx.Err() != nil || be.noStream != nil {
 		return
 	}
 	watch := be.tap.current().Capabilities().Watch
@@ -241,6 +248,10 @@ func (d *daemon) watch(be *backend) {
 		return
 	}
 	be.watching = true
+	if be.stream {
+		go d.keepStream(be, watch)
+		return
+	}
 	go func() {
 		err := watch(be.wctx, d.untied)
 		be.watchMu.Lock()
@@ -354,7 +365,7 @@ func (d *daemon) idleWatch(ctx context.Context) {
 			return
 		case <-t.C:
 			d.mu.Lock()
-			unused := len(d.peers) == 0 && len(d.inflight) == 0 && time.Since(d.lastUse) >= idle
+			unused := d.users() == 0 && len(d.inflight) == 0 && time.Since(d.lastUse) >= idle
 			d.mu.Unlock()
 			if unused {
 				d.stop("unused for " + idle.String())
@@ -362,6 +373,18 @@ func (d *daemon) idleWatch(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// users is how many invocations are connected: the session commands'
+// own connections (session list, stop) are no use of it. d.mu is held.
+func (d *daemon) users() int {
+	n := 0
+	for pr := range d.peers {
+		if !pr.control.Load() {
+			n++
+		}
+	}
+	return n
 }
 
 // touch notes a use of the session.
@@ -413,9 +436,9 @@ func (d *daemon) status() json.RawMessage {
 		"name": d.cfg.Name, "server": d.cfg.Server, "era": d.hello.Era, "protocolVersion": d.hello.Version,
 		"pid": os.Getpid(), "started": d.started.UTC().Format(time.RFC3339),
 		"idle": time.Since(d.lastUse).Round(time.Second).String(), "idleTimeout": d.cfg.Idle.String(),
-		"requests": d.served.Load(), "connections": len(d.peers), "serverRunning": d.be != nil,
+		"requests": d.served.Load(), "connections": d.users(), "serverRunning": d.be != nil,
 	}
-	if len(d.inflight) > 0 || len(d.peers) > 0 {
+	if len(d.inflight) > 0 || d.users() > 0 {
 		st["idle"] = "0s"
 	}
 	b, _ := json.Marshal(st)

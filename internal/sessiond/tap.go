@@ -61,6 +61,11 @@ func (t *tapped) Capabilities() client.Capabilities {
 		// invocations (on stdio the session watches for it too).
 		caps.Notifications = func(func(client.Notification)) { install(t.tp.d.untied) }
 	}
+	if open := caps.OpenEvents; open != nil {
+		// And so does what comes on a legacy HTTP server's own stream,
+		// which the held client opens after its handshake.
+		caps.OpenEvents = func(ctx context.Context, _ func(client.Notification)) { open(ctx, t.tp.d.untied) }
+	}
 	if rebind := caps.Rebind; rebind != nil {
 		caps.Rebind = func(era client.Era, binding string) (client.Transport, error) {
 			nt, err := rebind(era, binding)

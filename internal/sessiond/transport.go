@@ -83,6 +83,22 @@ type transport struct {
 	// what comes tied to no request.
 	why      atomic.Pointer[string]
 	onUntied atomic.Pointer[func(client.Notification)]
+	// endWatch ends the Watch under way with the session's word that the
+	// server's stream ended for it (unwatchedMethod).
+	endWatch atomic.Pointer[func(error)]
+}
+
+// unwatched takes the session's word that the server's stream ended out
+// of what comes tied to no request, and ends the Watch under way with
+// it: reported true, it goes no further.
+func (t *transport) unwatched(n client.Notification) bool {
+	if n.Method != unwatchedMethod {
+		return false
+	}
+	if end := t.endWatch.Load(); end != nil {
+		(*end)(unwatchedError(n.Params))
+	}
+	return true
 }
 
 // lastWord takes the session's last word out of what comes tied to no
@@ -103,7 +119,7 @@ func (t *transport) lastWord(n client.Notification) bool {
 }
 
 func (t *transport) untied(n client.Notification) {
-	if t.lastWord(n) {
+	if t.lastWord(n) || t.unwatched(n) {
 		return
 	}
 	if h := t.onUntied.Load(); h != nil {
@@ -161,14 +177,24 @@ func (t *transport) Capabilities() client.Capabilities {
 	}
 	if watch := caps.Watch; watch != nil {
 		caps.Watch = func(ctx context.Context, fn func(client.Notification)) error {
+			wctx, stop := context.WithCancelCause(ctx)
+			defer stop(nil)
+			end := func(err error) { stop(err) }
+			t.endWatch.Store(&end)
+			defer t.endWatch.CompareAndSwap(&end, nil)
 			// The daemon sends what the server says unasked only to
-			// those who watch.
+			// those who watch; and says so when there is nothing to
+			// watch, or the server's stream broke.
 			_, _ = t.Transport.RoundTrip(ctx, &client.Request{Method: watchMethod}, nil)
-			return t.ended(watch(ctx, func(n client.Notification) {
-				if !t.lastWord(n) {
+			err := watch(wctx, func(n client.Notification) {
+				if !t.lastWord(n) && !t.unwatched(n) {
 					fn(n)
 				}
-			}))
+			})
+			if ctx.Err() == nil && wctx.Err() != nil {
+				return context.Cause(wctx) // the session's word
+			}
+			return t.ended(err)
 		}
 	}
 	return caps

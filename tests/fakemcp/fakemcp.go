@@ -302,6 +302,7 @@ func Modes() string {
 		// issue 24, items 6 and 8 (sessionfaults.go)
 		"legacyflood", "legacyendlesspages:BYTES", "deaf",
 		"outputs", // issue 25, item 3 (outputs.go)
+		"legacynostream", "legacyshortstream", "legacygetstream", // issue 25, item 2 (getstream.go)
 	}, ", ")
 }
 

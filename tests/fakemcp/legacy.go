@@ -161,6 +161,9 @@ func (l *legacySession) handle(req request, send func(string)) string {
 	if r, ok := l.rootsAtStartReply(req); ok { // issue 25, item 6 (rootsatstart.go)
 		return r
 	}
+	if r, ok := l.getStreamReply(req); ok { // issue 25, item 2 (getstream.go)
+		return r
+	}
 	switch req.Method {
 	case "fake/count":
 		return result(id, l.srv.counts())

@@ -61,6 +61,9 @@ func (h *legacyHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			h.end(hs, "deleted")
 			return
 		}
+		if h.getStream(w, r, hs) { // issue 25, item 2 (getstream.go)
+			return
+		}
 		h.listen(w, r, hs)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
