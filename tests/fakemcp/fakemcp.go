@@ -301,7 +301,7 @@ func Modes() string {
 		"binaries", // issue 25, item 4 (binaries.go)
 		// issue 24, items 6 and 8 (sessionfaults.go)
 		"legacyflood", "legacyendlesspages:BYTES", "deaf",
-		"outputs", // issue 25, item 3 (outputs.go)
+		"outputs",                                                // issue 25, item 3 (outputs.go)
 		"legacynostream", "legacyshortstream", "legacygetstream", // issue 25, item 2 (getstream.go)
 	}, ", ")
 }
